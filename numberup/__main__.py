@@ -1,0 +1,3 @@
+from numberup_cli.main import main
+
+main()

@@ -1,0 +1,91 @@
+"""Text for people: the tables and summaries the command line prints.
+
+Everything here turns library results into strings (``rich`` renderables or plain text); nothing
+here computes game results.
+"""
+
+from __future__ import annotations
+
+from .levels import AGG_NAMES, CHAPTERS, RULE_NAMES, RULINGS, Level, get_level
+
+
+def level_dict(level: Level) -> dict:
+    """A level as plain data (the ``--json`` form of ``numberup levels``)."""
+    return {
+        "level": level.number,
+        "chapter": level.chapter,
+        "deck": {"cards": level.deck_size, "values": level.values, "colours": level.colours},
+        "grid": f"{level.size}x{level.size}",
+        "lines": "rows, columns, diagonals" if level.diagonals else "rows, columns",
+        "rule": RULE_NAMES[level.rule],
+        "summary": level.summary,
+        "text": level.text,
+        "targets": list(level.targets),
+        "minus": level.minus or None,
+        "result": AGG_NAMES[level.aggregation],
+        "discards": level.discards,
+        "hand": level.hand,
+        "medals": dict(zip(("bronze", "silver", "gold"), level.medals)),
+        "rulings": [RULINGS[k] for k in level.rulings],
+    }
+
+
+def _specials(level: Level) -> str:
+    parts = []
+    if level.discards:
+        parts.append(f"{level.discards} discards")
+    if level.hand:
+        parts.append(f"hand of {level.hand}")
+    if level.diagonals:
+        parts.append("diagonals")
+    return ", ".join(parts)
+
+
+def levels_table(levels):
+    from rich.table import Table
+
+    table = Table(title="For One: Number Up - the 20 levels", title_justify="left")
+    for col, kw in (("lvl", {"justify": "right"}), ("ch", {"justify": "right"}), ("deck", {}),
+                    ("grid", {}), ("line rule", {}), ("targets", {}), ("minus", {}),
+                    ("result", {}), ("B/S/G", {}), ("specials", {})):
+        table.add_column(col, **kw)
+    for lv in levels:
+        table.add_row(
+            str(lv.number), str(lv.chapter), lv.deck_text, f"{lv.size}x{lv.size}", lv.summary,
+            "/".join(map(str, lv.targets)) or ("-" if lv.rule < 11 else "streets"),
+            lv.minus or "-", AGG_NAMES[lv.aggregation], "/".join(map(str, lv.medals)),
+            _specials(lv) or "-",
+        )
+    return table
+
+
+def level_text(number: int) -> str:
+    lv = get_level(number)
+    ch = CHAPTERS[lv.chapter - 1]
+    d = level_dict(lv)
+    out = [
+        f"Level {lv.number} (chapter {ch.number} {ch.name})",
+        f"  deck:     {lv.deck_text}",
+        f"  grid:     {d['grid']}, scored lines: {d['lines']}",
+        f"  rule:     {lv.text}",
+        f"  targets:  {', '.join(map(str, lv.targets)) or 'none (streets: by length)'}",
+        f"  minus:    {lv.minus or 'never'}",
+        f"  result:   {d['result']}",
+        f"  specials: {_specials(lv) or 'none'}",
+        f"  medals:   bronze {lv.medals[0]}, silver {lv.medals[1]}, gold {lv.medals[2]}",
+        "  rulings:",
+    ]
+    out += [f"    - {text}" for text in d["rulings"]]
+    return "\n".join(out)
+
+
+def score_text(game, source: str) -> str:
+    """Per line its points, markers and value, then total and medal."""
+    out = [f"{source}: level {game.level}"]
+    for line in game.lines:
+        points = "-" if line.points is None else str(line.points)
+        out.append(
+            f"  {line.kind:<4} {line.index}  points {points:>4}  {line.marker:<15} value {line.value:>4}"
+        )
+    out.append(f"  total {game.total}  medal {game.medal}")
+    return "\n".join(out)

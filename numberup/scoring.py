@@ -1,0 +1,450 @@
+"""Scoring: numba kernels for the points, markers and value of a line, and the game result.
+
+Kernels (underscore names) take arrays and scalars only:
+
+- ``p``: one row of :data:`numberup.levels.PARAMS` (``int64``), the level;
+- ``grid``: ``int8`` card ids, row-major, ``-1`` empty (see :mod:`numberup.cards`);
+- ``lines``: the ``int64`` line table of :func:`numberup.grid.geometry`.
+
+A line's cards are first summed into three packed ``uint64`` words, one byte per colour or
+value, so no kernel allocates: ``colour_sum`` (byte c: sum of the values of colour c),
+``colour_count``, ``value_count`` (byte v-1: how many cards of value v), and, for streets,
+``street_mask`` (byte c: bit v set when colour c has value v).
+
+Unfinished lines are scored on the cards present; an empty cell breaks a run. A line's points
+are :data:`NULL_POINTS` where there is none (no street, no triplet on level 15); markers are the
+number of checkmarkers, 0 for a number chip, -1 for a minus marker.
+
+The public functions (:func:`score`, :func:`score_line`, :func:`score_grids`) validate,
+convert and call the kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import partial
+
+import numpy as np
+from numba import njit
+
+from . import levels as L
+from .cards import EMPTY, InputError, parse_grid, parse_line
+from .grid import KIND_NAMES, geometry
+from .levels import Level, get_level
+
+# Scoring kernels allocate nothing, so they are compiled without numba's reference-counting
+# runtime: with it, every array argument costs an atomic incref/decref per call, which made
+# line scoring three times slower (benchmarks/). Kernels that allocate use plain njit.
+kernel = partial(njit, cache=True, _nrt=False)
+
+NULL_POINTS = -1000
+MINUS = -1
+
+
+@kernel(inline="always")
+def _byte(word, k):
+    """``_byte(0x0302, 1) -> 3``."""
+    return (word >> np.uint64(8 * k)) & np.uint64(0xFF)
+
+
+@kernel(inline="always")
+def _max_byte(word, nbytes):
+    best = np.uint64(0)
+    for k in range(nbytes):
+        b = _byte(word, k)
+        if b > best:
+            best = b
+    return np.int64(best)
+
+
+_PACK_COLOUR_SUM, _PACK_COLOUR_COUNT, _PACK_VALUE_COUNT, _PACK_STREET = 0, 1, 2, 3
+
+
+@kernel(inline="always")
+def _pack(grid, lines, li, n, what):
+    """One packed word of line ``li``: a byte per colour (or value) -- see the module doc."""
+    word = np.uint64(0)
+    for i in range(n):
+        card = grid[lines[li, i]]
+        if card >= 0:
+            v, c = np.uint64(card // 8 + 1), np.uint64(card % 8)
+            if what == _PACK_COLOUR_SUM:
+                word += v << (np.uint64(8) * c)
+            elif what == _PACK_COLOUR_COUNT:
+                word += np.uint64(1) << (np.uint64(8) * c)
+            elif what == _PACK_VALUE_COUNT:
+                word += np.uint64(1) << (np.uint64(8) * (v - np.uint64(1)))
+            else:
+                word |= np.uint64(1) << (np.uint64(8) * c + v)
+    return word
+
+
+@kernel(inline="always")
+def _target_markers(p, points):
+    """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0."""
+    if points == NULL_POINTS or points < 0:
+        return MINUS
+    m = 0
+    for t in range(p[L.P_NTARGETS]):
+        if points >= p[L.P_TARGET0 + t]:
+            m += 1
+    return m
+
+
+@kernel(inline="always")
+def _line_value(points, markers):
+    """10 per checkmarker, -10 for a minus marker, else the chip (the points)."""
+    if markers > 0:
+        return 10 * markers
+    if markers == MINUS:
+        return -10
+    return points
+
+
+@kernel(inline="always")
+def _street_value(p, length, total):
+    """(value, markers) of one street of ``length`` cards whose values add up to ``total``."""
+    if length >= 3:
+        return 10 * (length - 2), length - 2
+    m = _target_markers(p, total)
+    return (10 * m, m) if m > 0 else (total, 0)
+
+
+@kernel(inline="always")
+def _better(value, total, best_value, best_total):
+    """Street order: more value first, then the larger sum."""
+    return value > best_value or (value == best_value and total > best_total)
+
+
+@kernel
+def _street_any(p, mask):
+    """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``."""
+    best_value, best_points, best_markers = -1, NULL_POINTS, MINUS
+    for c in range(8):
+        bits = np.int64(_byte(mask, c))
+        if bits & (bits >> 1) == 0:  # no two consecutive values in this colour
+            continue
+        v = 1
+        while v <= 6:
+            if bits & (1 << v):
+                start = v
+                while v <= 6 and bits & (1 << v):
+                    v += 1
+                k = v - start
+                if k >= 2:
+                    total = k * (2 * start + k - 1) // 2
+                    value, markers = _street_value(p, k, total)
+                    if _better(value, total, best_value, best_points):
+                        best_value, best_points, best_markers = value, total, markers
+            else:
+                v += 1
+    return best_points, best_markers
+
+
+@kernel
+def _street_run(p, grid, lines, li, n):
+    """Most valuable street of neighbouring cells, values ascending or descending by one.
+
+    One pass keeps the ascending and the descending run ending at each cell; the best street
+    of a line is always a whole maximal run, and every run is scored as it grows.
+    """
+    best_value, best_points, best_markers = -1, NULL_POINTS, MINUS
+    up_k = up_sum = down_k = down_sum = 0
+    prev = -1
+    for i in range(n):
+        card = grid[lines[li, i]]
+        if card < 0:
+            up_k = down_k = 0
+            prev = card
+            continue
+        v = card // 8 + 1
+        same = prev >= 0 and card % 8 == prev % 8
+        if same and card // 8 == prev // 8 + 1:
+            up_k, up_sum = up_k + 1, up_sum + v
+        else:
+            up_k, up_sum = 1, v
+        if same and card // 8 == prev // 8 - 1:
+            down_k, down_sum = down_k + 1, down_sum + v
+        else:
+            down_k, down_sum = 1, v
+        prev = card
+        for k, total in ((up_k, up_sum), (down_k, down_sum)):
+            if k >= 2:
+                value, markers = _street_value(p, k, total)
+                if _better(value, total, best_value, best_points):
+                    best_value, best_points, best_markers = value, total, markers
+    return best_points, best_markers
+
+
+@kernel
+def _colour_run_sum(grid, lines, li, n):
+    """Largest sum over maximal runs of neighbouring same-colour cards."""
+    best, run, colour = 0, 0, -1
+    for i in range(n):
+        card = grid[lines[li, i]]
+        if card < 0:
+            run, colour = 0, -1
+            continue
+        if card % 8 == colour:
+            run += card // 8 + 1
+        else:
+            run, colour = card // 8 + 1, card % 8
+        best = max(best, run)
+    return best
+
+
+@kernel
+def _longest_runs(grid, lines, li, n):
+    """(longest same-colour run, longest same-value run) of neighbouring cells."""
+    best_c = best_v = run_c = run_v = 0
+    prev = -1
+    for i in range(n):
+        card = grid[lines[li, i]]
+        if card < 0:
+            run_c = run_v = 0
+        elif prev < 0:
+            run_c = run_v = 1
+        else:
+            run_c = run_c + 1 if card % 8 == prev % 8 else 1
+            run_v = run_v + 1 if card // 8 == prev // 8 else 1
+        prev = card
+        best_c = max(best_c, run_c)
+        best_v = max(best_v, run_v)
+    return best_c, best_v
+
+
+@kernel
+def _line_score(p, grid, lines, li, n):
+    """(points, markers) of line ``li`` (its first ``n`` cells) under the level's rule.
+
+    Parameters
+    ----------
+    p : ndarray of int64, shape (N_PARAMS,)
+    grid : ndarray of int8, shape (cells,)
+    lines : ndarray of int64, shape (n_lines, size)
+    li : int
+    n : int
+        Cells in the line.
+    """
+    rule = p[L.P_RULE]
+    if rule == L.RULE_STREET_RUN:
+        return _street_run(p, grid, lines, li, n)
+    if rule == L.RULE_COLOUR_RUN_SUM:
+        points = _colour_run_sum(grid, lines, li, n)
+        return points, _target_markers(p, points)
+    if rule == L.RULE_RUN_X_RUN:
+        rc, rv = _longest_runs(grid, lines, li, n)
+        points = rc * rv
+        return points, _target_markers(p, points)
+
+    if rule == L.RULE_STREET_ANY:
+        return _street_any(p, _pack(grid, lines, li, n, _PACK_STREET))
+    if rule == L.RULE_COLOUR_SUM:
+        points = _max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
+    elif rule == L.RULE_COLOUR_SECOND:
+        colour_sum = _pack(grid, lines, li, n, _PACK_COLOUR_SUM)
+        top1 = top2 = np.uint64(0)
+        for c in range(8):
+            s = _byte(colour_sum, c)
+            if s > top1:
+                top1, top2 = s, top1
+            elif s > top2:
+                top2 = s
+        points = np.int64(top2)
+    elif rule == L.RULE_COUNT_X_COUNT:
+        points = (_max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_COUNT), 8)
+                  * _max_byte(_pack(grid, lines, li, n, _PACK_VALUE_COUNT), 6))
+    elif rule == L.RULE_SUM_X_COUNT:
+        points = (_max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
+                  * _max_byte(_pack(grid, lines, li, n, _PACK_VALUE_COUNT), 6))
+    elif rule == L.RULE_TRIPLET_COLOUR_SUM:
+        if _max_byte(_pack(grid, lines, li, n, _PACK_VALUE_COUNT), 6) >= 3:
+            points = _max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
+        else:
+            points = NULL_POINTS
+    else:  # value-count rules of chapter 2
+        value_count = _pack(grid, lines, li, n, _PACK_VALUE_COUNT)
+        points = 0
+        for v in range(1, 7):
+            k = np.int64(_byte(value_count, v - 1))
+            if rule == L.RULE_PAIRS:
+                points += 9 if k >= 3 else (v if k == 2 else 0)
+            elif rule == L.RULE_ONES_TRIPLET or rule == L.RULE_ONES_TRIPLET_MINUS:
+                if v == 1 and k >= 3:
+                    points += 9
+                elif k >= 2:
+                    points += v
+                elif k == 1 and rule == L.RULE_ONES_TRIPLET_MINUS:
+                    points -= v
+            elif rule == L.RULE_SINGLES:
+                points += v if k == 1 else 0
+    return points, _target_markers(p, points)
+
+
+@kernel(inline="always")
+def _aggregate(agg, acc_sum, acc_min, acc_markers):
+    if agg == L.AGG_MIN_X10:
+        return 10 * acc_min
+    if agg == L.AGG_MARKERS_X10:
+        return 10 * acc_markers
+    return acc_sum
+
+
+@kernel
+def _score_grid(p, grid, lines):
+    """The game result of ``grid`` (full or partial)."""
+    n = p[L.P_SIZE]
+    acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
+    for li in range(p[L.P_NLINES]):
+        points, markers = _line_score(p, grid, lines, li, n)
+        value = _line_value(points, markers)
+        acc_sum += value
+        acc_min = min(acc_min, value)
+        acc_markers += max(markers, 0)
+    return _aggregate(p[L.P_AGG], acc_sum, acc_min, acc_markers)
+
+
+@kernel
+def _score_lines(p, grid, lines, out):
+    """Fill ``out`` (int64, shape (n_lines, 3)) with each line's points, markers, value."""
+    n = p[L.P_SIZE]
+    for li in range(p[L.P_NLINES]):
+        points, markers = _line_score(p, grid, lines, li, n)
+        out[li, 0] = points
+        out[li, 1] = markers
+        out[li, 2] = _line_value(points, markers)
+
+
+@kernel
+def _score_grids(p, grids, lines, out):
+    """Game results of many grids: ``grids`` int8 (N, cells) -> ``out`` int64 (N,)."""
+    for g in range(grids.shape[0]):
+        out[g] = _score_grid(p, grids[g], lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+
+
+@dataclass(frozen=True)
+class LineScore:
+    """One scored line: ``points`` is None where there is none (no street / no triplet)."""
+
+    kind: str
+    index: int
+    points: int | None
+    markers: int
+    value: int
+
+    @property
+    def marker(self) -> str:
+        """'checkmarker' (xN), 'chip' or 'minus', for people."""
+        if self.markers > 0:
+            return "checkmarker" if self.markers == 1 else f"{self.markers} checkmarkers"
+        return "minus marker" if self.markers == MINUS else "chip"
+
+
+@dataclass(frozen=True)
+class GameScore:
+    level: int
+    total: int
+    medal: str
+    lines: tuple[LineScore, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "total": self.total,
+            "medal": self.medal,
+            "lines": [asdict(line) for line in self.lines],
+        }
+
+
+def as_grid(level: int | Level, grid) -> np.ndarray:
+    """A grid of this level as a fresh ``int8`` array: from its text or any array of card ids.
+
+    Raises :class:`InputError` on a wrong size, an id not in the level's deck, or a duplicate.
+    """
+    lv = get_level(level)
+    if isinstance(grid, str):
+        return parse_grid(grid, lv)
+    a = np.array(grid, dtype=np.int64).reshape(-1)
+    if a.size != lv.cells:
+        raise InputError(f"a level {lv.number} grid has {lv.cells} cells, not {a.size}")
+    cards = a[a != EMPTY]
+    bad = (cards < 0) | (cards // 8 >= lv.values) | (cards % 8 >= lv.colours)
+    if bad.any():
+        raise InputError(f"card id {int(cards[bad][0])} is not in level {lv.number}'s deck")
+    if len(np.unique(cards)) != len(cards):
+        raise InputError("a card appears twice in the grid (each card exists once)")
+    return a.astype(np.int8)
+
+
+def score(level: int | Level, grid) -> GameScore:
+    """Score one grid (full, or partial: the cards present) of a level.
+
+    Parameters
+    ----------
+    level : int or Level
+    grid : str or array_like
+        The text form (one row per line, ``3g`` cards, ``.`` empty) or card ids (see
+        :mod:`numberup.cards`).
+
+    Returns
+    -------
+    GameScore
+        ``total``, ``medal`` and one :class:`LineScore` per line: rows, columns, diagonals.
+
+    Examples
+    --------
+    >>> score(1, grid_text).total  # doctest: +SKIP
+    64
+    """
+    lv = get_level(level)
+    g = as_grid(lv, grid)
+    geo = geometry(lv.size)
+    p = L.PARAMS[lv.number]
+    out = np.zeros((p[L.P_NLINES], 3), dtype=np.int64)
+    _score_lines(p, g, geo.lines, out)
+    total = int(_score_grid(p, g, geo.lines))
+    lines = tuple(
+        LineScore(
+            KIND_NAMES[geo.line_kind[li]],
+            int(geo.line_index[li]),
+            None if out[li, 0] == NULL_POINTS else int(out[li, 0]),
+            int(out[li, 1]),
+            int(out[li, 2]),
+        )
+        for li in range(out.shape[0])
+    )
+    return GameScore(lv.number, total, lv.medal(total), lines)
+
+
+def score_line(level: int | Level, cards) -> LineScore:
+    """Score one line of a level, e.g. ``score_line(14, "3g 4g 2g 2r 2b")``.
+
+    ``cards`` is the line's text (``.`` for empty cells) or card ids, at most the grid's side
+    long; a shorter line is padded with empty cells at its end.
+    """
+    lv = get_level(level)
+    ids = parse_line(cards, lv) if isinstance(cards, str) else np.asarray(cards, dtype=np.int8)
+    line = np.full(lv.size, EMPTY, dtype=np.int8)
+    line[: len(ids)] = ids
+    table = np.arange(lv.size, dtype=np.int64).reshape(1, -1)
+    points, markers = _line_score(L.PARAMS[lv.number], line, table, 0, lv.size)
+    return LineScore(
+        "line", 0, None if points == NULL_POINTS else int(points), int(markers),
+        int(_line_value(points, markers)),
+    )
+
+
+def score_grids(level: int | Level, grids: np.ndarray) -> np.ndarray:
+    """Game results of many grids at once: ``grids`` int8 (N, cells) -> int64 (N,).
+
+    Inputs are not validated (this is the fast path for code that made the grids itself).
+    """
+    lv = get_level(level)
+    grids = np.ascontiguousarray(grids, dtype=np.int8).reshape(-1, lv.cells)
+    out = np.empty(grids.shape[0], dtype=np.int64)
+    _score_grids(L.PARAMS[lv.number], grids, geometry(lv.size).lines, out)
+    return out
