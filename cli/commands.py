@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -79,3 +80,195 @@ def score(level, as_json, files):
         from numberup.report import score_text
 
         click.echo("\n\n".join(score_text(r, src) for src, r in results))
+
+
+class LevelsParam(click.ParamType):
+    """A level number, a comma list or range of them ('1,3,5-7'), or 'all'."""
+
+    name = "N|all"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        text = str(value).strip().lower()
+        if text == "all":
+            return list(range(1, 21))
+        out = []
+        for part in text.split(","):
+            lo, dash, hi = part.partition("-")
+            try:
+                a, b = int(lo), int(hi) if dash else int(lo)
+            except ValueError:
+                self.fail(f"{value!r} is not a level number, a list like 1,3,5-7, or 'all'", param, ctx)
+            if not 1 <= a <= b <= 20:
+                self.fail(f"{part!r}: levels are numbered 1 to 20", param, ctx)
+            out.extend(range(a, b + 1))
+        return sorted(set(out))
+
+
+class JobsParam(click.ParamType):
+    name = "N|auto"
+
+    def convert(self, value, param, ctx):
+        if value in (None, "auto") or isinstance(value, int):
+            return value
+        try:
+            n = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
+        if n < 1:
+            self.fail(f"{n} is not a positive number of jobs", param, ctx)
+        return n
+
+
+def _progress_bar(enabled: bool):
+    """A rich progress bar on stderr (games, games/s, ETA), or a do-nothing stand-in."""
+    from contextlib import nullcontext
+
+    if not enabled:
+        return nullcontext(None)
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+
+    class Rate(TextColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return super().render(task) if speed is None else f"{speed:,.0f} games/s"
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    Rate(""), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+
+def _check_out_paths(out, log):
+    """Create --out and check both paths before any game is played (nothing half-written)."""
+    from pathlib import Path
+
+    if out is not None:
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise click.BadParameter(f"{out} exists and is not a directory", param_hint="--out")
+        out.mkdir(parents=True, exist_ok=True)
+        if not os.access(out, os.W_OK):
+            raise click.BadParameter(f"{out} is not writable", param_hint="--out")
+    if log is not None:
+        parent = Path(log).resolve().parent
+        if not parent.is_dir():
+            raise click.BadParameter(f"directory {parent} does not exist", param_hint="--log")
+    return out
+
+
+def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
+    """Play every level x player on the same decks, streaming to --out and --log; returns the
+    results and whether the run was interrupted. Shared by simulate and compare."""
+    from numberup.simulate import GameLog, GameTable, run, stop_on_interrupt
+
+    sinks = []
+    table = GameTable(out / "games.parquet") if out is not None else None
+    if table:
+        sinks.append(table)
+    game_log = GameLog(log) if log else None
+    if game_log:
+        sinks.append(game_log)
+    results = []
+    ok = False
+    try:
+        with stop_on_interrupt() as flag, _progress_bar(progress) as bar:
+            for level in levels:
+                for player in players:
+                    task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
+                    r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
+                            sinks=sinks, stop=lambda: flag["stop"],
+                            progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
+                    results.append(r)
+                    if flag["stop"]:
+                        break
+                if flag["stop"]:
+                    break
+            interrupted = flag["stop"]
+        ok = True
+    finally:
+        if game_log:
+            game_log.close()
+        if table:
+            table.close() if ok else table.discard()
+    return results, interrupted
+
+
+def _write_summary(out, frame):
+    if out is None:
+        return
+    from numberup.simulate import atomic_write
+
+    with atomic_write(out / "summary.csv") as f:
+        frame.to_csv(f, index=False)
+
+
+SUMMARY_KEYS = ("level", "policy", "games", "seed", "mean", "sd", "se", "p05", "p25", "p50", "p75",
+                "p95", "p_lost", "p_lost_lo", "p_lost_hi", "p_bronze", "p_bronze_lo",
+                "p_bronze_hi", "p_silver", "p_silver_lo", "p_silver_hi", "p_gold", "p_gold_lo",
+                "p_gold_hi", "seconds", "games_per_s", "seconds_per_game")
+
+
+def _run_options(f):
+    """Options shared by simulate and compare."""
+    for opt in reversed([
+        click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
+                     help="Level number, list (1,3,5-7) or 'all'."),
+        click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
+                     help="Games per level and player (2,500: medal odds within about +-2 points)."),
+        click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
+                     help="Master seed: game i is dealt from (seed, i) alone."),
+        click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
+                     help="Threads; results do not depend on it."),
+        click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+                     help="Directory for games.parquet (one row per game) and summary.csv."),
+        click.option("--log", type=click.Path(dir_okay=False), default=None,
+                     help="Write every game (deck and moves) as JSON Lines to this file."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+        click.option("--chunk", type=click.IntRange(1), default=None,
+                     help="Games per chunk (default: adaptive, ~0.5 s each)."),
+        click.option("--first", type=click.IntRange(0), default=0,
+                     help="Index of the first game, to split one run across machines."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr [default: when stderr is a terminal]."),
+    ]):
+        f = opt(f)
+    return f
+
+
+@cli.command()
+@_run_options
+@click.option("--policy", "-p", default="greedy", show_default=True,
+              help="Player spec, e.g. random, greedy (see 'numberup players').")
+def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policy):
+    """Play many seeded games of a level and summarise the results.
+
+    Prints games, mean, sd, percentiles, and the probabilities of losing and of reaching
+    bronze, silver and gold, each with a 95% Wilson interval, and games per second. Game i of
+    seed S is dealt from (S, i) alone: the same seed gives the same games whatever --jobs or
+    --chunk. Ctrl-C stops after the current chunk and keeps (and writes) what is done.
+
+    \b
+    Examples:
+      numberup simulate --level 14
+      numberup simulate --level all --policy random --games 10000 --out runs/random
+    """
+    from numberup.players import parse_player
+    from numberup.simulate import summary_frame
+
+    player = parse_player(policy)
+    out = _check_out_paths(out, log)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress)
+    frame = summary_frame(results)
+    _write_summary(out, frame)
+    if interrupted:
+        click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
+    if as_json:
+        _echo_json([{k: r[k] for k in SUMMARY_KEYS} for r in frame.to_dict("records")])
+    else:
+        from numberup.report import summary_table
+
+        _print_rich(summary_table(frame.to_dict("records"), title=f"numberup simulate (seed {seed})"))

@@ -89,3 +89,29 @@ def score_text(game, source: str) -> str:
         )
     out.append(f"  total {game.total}  medal {game.medal}")
     return "\n".join(out)
+
+
+def pct(p: float, lo: float | None = None, hi: float | None = None) -> str:
+    """``pct(0.123, 0.11, 0.136) -> '12.3% [11.0-13.6]'``."""
+    s = f"{100 * p:.1f}%"
+    if lo is not None:
+        s += f" [{100 * lo:.1f}-{100 * hi:.1f}]"
+    return s
+
+
+def summary_table(rows: list[dict], title: str = "Simulation"):
+    """A rich table of run summaries (see :func:`numberup.stats.summarize`)."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("level", "policy", "games", "mean", "sd", "p5/p25/p50/p75/p95", "P(lost)",
+                "P(>=bronze)", "P(>=silver)", "P(gold)", "games/s"):
+        table.add_column(col, justify="left" if col == "policy" else "right")
+    for r in rows:
+        table.add_row(
+            str(r["level"]), r["policy"], f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['sd']:.1f}",
+            "/".join(f"{r[f'p{q:02d}']:g}" for q in (5, 25, 50, 75, 95)),
+            *(pct(r[f"p_{m}"], r[f"p_{m}_lo"], r[f"p_{m}_hi"]) for m in ("lost", "bronze", "silver", "gold")),
+            f"{r['games_per_s']:,.0f}",
+        )
+    return table

@@ -1,0 +1,343 @@
+"""Game mechanics as numba kernels over a small state of arrays.
+
+One flow serves every level. A game is a sequence of *turns*; each turn the player has the
+cards in ``hand`` (the one card just drawn, or the hand of five on levels 18-20) and picks an
+action: a hand slot and a cell, or ``cell = -1`` to discard (levels 3 and 13, while discards
+remain). During setup the cells offered are the free centre cells (one on 5x5, so no choice),
+afterwards the legal cells: empty and orthogonally next to a card.
+
+::
+
+    _start(S)                          empty grid, every card unseen
+    while not _done(S):
+        _begin_turn(p, geo, S, deck)   draw until the hand is full (1 card, or 5; 1 in setup)
+        n = _candidates(p, geo, S, buf) the cells on offer
+        slot, cell = <player>          any player: random, greedy, searchers
+        _apply(p, geo, S, slot, cell)  place (or discard) and rescore the lines it touches
+
+The state holds exactly what the player may know: the grid, the hand, the discards left, and
+the unseen cards (deck minus placed, discarded and hand cards), every one of them equally
+likely to come next. The deck order itself is passed only to ``_begin_turn``. Each line's
+points, markers and value are kept up to date, so a placement rescores only the lines through
+its cell (:func:`_result_if`), and :func:`_place` / :func:`_unplace` let searchers walk the
+game tree in place.
+
+Kernels here allocate nothing (compiled without numba's reference counting, as in
+:mod:`numberup.scoring`); :func:`new_state` allocates.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from . import levels as L
+from .scoring import _aggregate, _line_score, _line_value, kernel
+
+# Scalars of the state, in State.ints.
+I_LEGAL = 0  # number of legal cells (first entries of State.legal)
+I_UNSEEN = 1  # number of unseen cards (first entries of State.unseen)
+I_HAND = 2  # number of cards in hand
+I_DISCARDS = 3  # discards left
+I_FILLED = 4  # cards on the grid
+I_NEXT = 5  # index of the next card of the deck
+I_DECK = 6  # deck size
+I_TRACK = 7  # 1: keep every line's score up to date as cards go down (players that look)
+N_INTS = 8
+
+MAX_LINES = 14
+MAX_HAND = 8
+N_IDS = 48
+
+
+class State(NamedTuple):
+    """The player's view of a game (arrays, mutated in place by the kernels).
+
+    grid : int8 (cells,)        card ids, -1 empty
+    legal : int64 (cells,)      the legal cells, first ``ints[I_LEGAL]`` entries
+    legal_pos : int64 (cells,)  position of a cell in ``legal``, -1 if not legal
+    unseen : int8 (48,)         the unseen cards, first ``ints[I_UNSEEN]`` entries
+    unseen_pos : int64 (48,)    position of a card id in ``unseen``, -1 if seen
+    hand : int8 (8,)            the cards the player may play now, first ``ints[I_HAND]``
+    line_points, line_markers, line_values : int64 (14,)   each line's score now
+    ints : int64 (8,)           the ``I_*`` scalars
+    rng : uint64 (1,)           the player's random stream
+    buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth)
+    """
+
+    grid: np.ndarray
+    legal: np.ndarray
+    legal_pos: np.ndarray
+    unseen: np.ndarray
+    unseen_pos: np.ndarray
+    hand: np.ndarray
+    line_points: np.ndarray
+    line_markers: np.ndarray
+    line_values: np.ndarray
+    ints: np.ndarray
+    rng: np.ndarray
+    buf: np.ndarray
+
+
+@njit(cache=True)
+def new_state(cells):
+    """Allocate a state for a grid of ``cells`` cells (callable from Python and from jit)."""
+    return State(
+        np.full(cells, -1, np.int8),
+        np.zeros(cells, np.int64),
+        np.full(cells, -1, np.int64),
+        np.zeros(N_IDS, np.int8),
+        np.full(N_IDS, -1, np.int64),
+        np.zeros(MAX_HAND, np.int8),
+        np.zeros(MAX_LINES, np.int64),
+        np.zeros(MAX_LINES, np.int64),
+        np.zeros(MAX_LINES, np.int64),
+        np.zeros(N_INTS, np.int64),
+        np.zeros(1, np.uint64),
+        np.zeros((16, 64), np.int64),
+    )
+
+
+@kernel
+def _fill_deck(p, deck):
+    """The level's cards in sorted order (as :func:`numberup.cards.deck`); returns the count."""
+    n = 0
+    for v in range(p[L.P_VALUES]):
+        for c in range(p[L.P_COLOURS]):
+            deck[n] = v * 8 + c
+            n += 1
+    return n
+
+
+@kernel
+def _start(p, geo, S, deck, n_deck, track):
+    """Reset ``S`` to the start of a game whose deck holds ``deck[:n_deck]`` (any order).
+
+    ``track``: keep line scores up to date on every placement (players that judge grids need
+    it; a random player does not, and plays three times faster without).
+    """
+    S.grid[:] = -1
+    S.legal_pos[:] = -1
+    S.unseen_pos[:] = -1
+    for k in range(n_deck):
+        S.unseen[k] = deck[k]
+        S.unseen_pos[deck[k]] = k
+    S.ints[:] = 0
+    S.ints[I_UNSEEN] = n_deck
+    S.ints[I_DISCARDS] = p[L.P_DISCARDS]
+    S.ints[I_DECK] = n_deck
+    S.ints[I_TRACK] = track
+    _rescore_all(p, geo, S)
+
+
+@kernel
+def _rescore_all(p, geo, S):
+    """Score every line afresh (at the start, and at the end of an untracked game)."""
+    n = p[L.P_SIZE]
+    for li in range(p[L.P_NLINES]):
+        points, markers = _line_score(p, S.grid, geo.lines, li, n)
+        S.line_points[li] = points
+        S.line_markers[li] = markers
+        S.line_values[li] = _line_value(points, markers)
+
+
+@kernel(inline="always")
+def _in_setup(geo, S):
+    return S.ints[I_FILLED] < geo.centre.shape[0]
+
+
+@kernel
+def _remove_unseen(S, card):
+    """The card is seen: take it out of the unseen list (swap with the last)."""
+    k = S.unseen_pos[card]
+    last = S.ints[I_UNSEEN] - 1
+    moved = S.unseen[last]
+    S.unseen[k] = moved
+    S.unseen_pos[moved] = k
+    S.unseen_pos[card] = -1
+    S.ints[I_UNSEEN] = last
+
+
+@kernel
+def _restore_unseen(S, card):
+    """Undo :func:`_remove_unseen` (the order of the unseen list may change)."""
+    k = S.ints[I_UNSEEN]
+    S.unseen[k] = card
+    S.unseen_pos[card] = k
+    S.ints[I_UNSEEN] = k + 1
+
+
+@kernel
+def _hand_add(S, card):
+    S.hand[S.ints[I_HAND]] = card
+    S.ints[I_HAND] += 1
+
+
+@kernel
+def _hand_remove(S, slot):
+    """Remove the card in ``slot`` (the last card takes its place); returns it."""
+    card = S.hand[slot]
+    last = S.ints[I_HAND] - 1
+    S.hand[slot] = S.hand[last]
+    S.hand[last] = card
+    S.ints[I_HAND] = last
+    return card
+
+
+@kernel
+def _hand_capacity(p, geo, S):
+    """Cards the player holds in this turn: 1 in setup and without a hand, else the hand size."""
+    if _in_setup(geo, S) or p[L.P_HAND] == 0:
+        return 1
+    return p[L.P_HAND]
+
+
+@kernel
+def _begin_turn(p, geo, S, deck):
+    """Draw from ``deck`` until the hand is full or the deck is empty."""
+    cap = _hand_capacity(p, geo, S)
+    while S.ints[I_HAND] < cap and S.ints[I_NEXT] < S.ints[I_DECK]:
+        card = deck[S.ints[I_NEXT]]
+        S.ints[I_NEXT] += 1
+        _remove_unseen(S, card)
+        _hand_add(S, card)
+
+
+@kernel
+def _may_discard(p, geo, S):
+    return S.ints[I_DISCARDS] > 0 and not _in_setup(geo, S)
+
+
+@kernel
+def _done(p, S):
+    return S.ints[I_FILLED] == p[L.P_SIZE] * p[L.P_SIZE]
+
+
+@kernel
+def _candidates(geo, S, out):
+    """Write the cells on offer into ``out``; returns how many (free centre cells in setup)."""
+    n = 0
+    if _in_setup(geo, S):
+        for k in range(geo.centre.shape[0]):
+            if S.grid[geo.centre[k]] < 0:
+                out[n] = geo.centre[k]
+                n += 1
+        return n
+    for k in range(S.ints[I_LEGAL]):
+        out[k] = S.legal[k]
+    return S.ints[I_LEGAL]
+
+
+@kernel
+def _refresh_legal(geo, S, cell):
+    """Make ``cell``'s membership of the legal list true: empty with a card next to it."""
+    legal = False
+    if S.grid[cell] < 0:
+        for k in range(4):
+            nb = geo.neighbours[cell, k]
+            if nb >= 0 and S.grid[nb] >= 0:
+                legal = True
+                break
+    pos = S.legal_pos[cell]
+    if legal and pos < 0:
+        n = S.ints[I_LEGAL]
+        S.legal[n] = cell
+        S.legal_pos[cell] = n
+        S.ints[I_LEGAL] = n + 1
+    elif not legal and pos >= 0:
+        last = S.ints[I_LEGAL] - 1
+        moved = S.legal[last]
+        S.legal[pos] = moved
+        S.legal_pos[moved] = pos
+        S.legal_pos[cell] = -1
+        S.ints[I_LEGAL] = last
+
+
+@kernel
+def _rescore_cell(p, geo, S, cell):
+    """Rescore the lines through ``cell``."""
+    n = p[L.P_SIZE]
+    for k in range(4):
+        li = geo.cell_lines[cell, k]
+        if li < 0 or li >= p[L.P_NLINES]:
+            continue
+        points, markers = _line_score(p, S.grid, geo.lines, li, n)
+        S.line_points[li] = points
+        S.line_markers[li] = markers
+        S.line_values[li] = _line_value(points, markers)
+
+
+@kernel
+def _set_cell(p, geo, S, cell, card):
+    S.grid[cell] = card
+    S.ints[I_FILLED] += 1 if card >= 0 else -1
+    _refresh_legal(geo, S, cell)
+    for k in range(4):
+        nb = geo.neighbours[cell, k]
+        if nb >= 0:
+            _refresh_legal(geo, S, nb)
+    if S.ints[I_TRACK]:
+        _rescore_cell(p, geo, S, cell)
+
+
+@kernel
+def _place(p, geo, S, card, cell):
+    """Put ``card`` on the empty ``cell`` (it must already be out of the unseen list)."""
+    _set_cell(p, geo, S, cell, card)
+
+
+@kernel
+def _unplace(p, geo, S, cell):
+    """Undo :func:`_place`; returns the card that was there."""
+    card = S.grid[cell]
+    _set_cell(p, geo, S, cell, -1)
+    return card
+
+
+@kernel
+def _apply(p, geo, S, slot, cell):
+    """Play the card in hand ``slot`` on ``cell``, or discard it (``cell = -1``)."""
+    card = _hand_remove(S, slot)
+    if cell < 0:
+        S.ints[I_DISCARDS] -= 1
+    else:
+        _place(p, geo, S, card, cell)
+    return card
+
+
+@kernel(inline="always")
+def _aggregate_lines(agg, values, markers, n_lines):
+    acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
+    for li in range(n_lines):
+        acc_sum += values[li]
+        acc_min = min(acc_min, values[li])
+        acc_markers += max(markers[li], 0)
+    return _aggregate(agg, acc_sum, acc_min, acc_markers)
+
+
+@kernel
+def _result(p, S):
+    """The game result of the grid as it stands."""
+    return _aggregate_lines(p[L.P_AGG], S.line_values, S.line_markers, p[L.P_NLINES])
+
+
+@kernel
+def _result_if(p, geo, S, card, cell):
+    """The game result if ``card`` went on ``cell`` (the state is left as it was)."""
+    n = p[L.P_SIZE]
+    nl = p[L.P_NLINES]
+    S.grid[cell] = card
+    acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
+    for li in range(nl):
+        value, markers = S.line_values[li], S.line_markers[li]
+        for k in range(4):
+            if geo.cell_lines[cell, k] == li:
+                points, markers = _line_score(p, S.grid, geo.lines, li, n)
+                value = _line_value(points, markers)
+        acc_sum += value
+        acc_min = min(acc_min, value)
+        acc_markers += max(markers, 0)
+    S.grid[cell] = -1
+    return _aggregate(p[L.P_AGG], acc_sum, acc_min, acc_markers)
