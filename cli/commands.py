@@ -118,6 +118,11 @@ class JobsParam(click.ParamType):
             self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
         if n < 1:
             self.fail(f"{n} is not a positive number of jobs", param, ctx)
+        import numba
+
+        limit = numba.config.NUMBA_NUM_THREADS
+        if n > limit:
+            self.fail(f"{n} jobs, but this machine runs at most {limit} threads", param, ctx)
         return n
 
 

@@ -34,7 +34,8 @@ import numpy as np
 from numba import njit
 
 from . import levels as L
-from .scoring import _aggregate, _line_score, _line_value, kernel
+from .jit import kernel
+from .scoring import _aggregate, _line_score, _line_value
 
 # Scalars of the state, in State.ints.
 I_LEGAL = 0  # number of legal cells (first entries of State.legal)
@@ -64,7 +65,8 @@ class State(NamedTuple):
     line_points, line_markers, line_values : int64 (14,)   each line's score now
     ints : int64 (8,)           the ``I_*`` scalars
     rng : uint64 (1,)           the player's random stream
-    buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth)
+    buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth;
+                                row 15 is :func:`_result_if`'s)
     """
 
     grid: np.ndarray
@@ -100,7 +102,7 @@ def new_state(cells):
     )
 
 
-@kernel
+@kernel(inline="always")
 def _fill_deck(p, deck):
     """The level's cards in sorted order (as :func:`numberup.cards.deck`); returns the count."""
     n = 0
@@ -111,7 +113,7 @@ def _fill_deck(p, deck):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def _start(p, geo, S, deck, n_deck, track):
     """Reset ``S`` to the start of a game whose deck holds ``deck[:n_deck]`` (any order).
 
@@ -129,10 +131,11 @@ def _start(p, geo, S, deck, n_deck, track):
     S.ints[I_DISCARDS] = p[L.P_DISCARDS]
     S.ints[I_DECK] = n_deck
     S.ints[I_TRACK] = track
-    _rescore_all(p, geo, S)
+    if track:
+        _rescore_all(p, geo, S)
 
 
-@kernel
+@kernel(inline="always")
 def _rescore_all(p, geo, S):
     """Score every line afresh (at the start, and at the end of an untracked game)."""
     n = p[L.P_SIZE]
@@ -148,7 +151,7 @@ def _in_setup(geo, S):
     return S.ints[I_FILLED] < geo.centre.shape[0]
 
 
-@kernel
+@kernel(inline="always")
 def _remove_unseen(S, card):
     """The card is seen: take it out of the unseen list (swap with the last)."""
     k = S.unseen_pos[card]
@@ -160,7 +163,7 @@ def _remove_unseen(S, card):
     S.ints[I_UNSEEN] = last
 
 
-@kernel
+@kernel(inline="always")
 def _restore_unseen(S, card):
     """Undo :func:`_remove_unseen` (the order of the unseen list may change)."""
     k = S.ints[I_UNSEEN]
@@ -169,13 +172,13 @@ def _restore_unseen(S, card):
     S.ints[I_UNSEEN] = k + 1
 
 
-@kernel
+@kernel(inline="always")
 def _hand_add(S, card):
     S.hand[S.ints[I_HAND]] = card
     S.ints[I_HAND] += 1
 
 
-@kernel
+@kernel(inline="always")
 def _hand_remove(S, slot):
     """Remove the card in ``slot`` (the last card takes its place); returns it."""
     card = S.hand[slot]
@@ -186,7 +189,7 @@ def _hand_remove(S, slot):
     return card
 
 
-@kernel
+@kernel(inline="always")
 def _hand_capacity(p, geo, S):
     """Cards the player holds in this turn: 1 in setup and without a hand, else the hand size."""
     if _in_setup(geo, S) or p[L.P_HAND] == 0:
@@ -194,7 +197,7 @@ def _hand_capacity(p, geo, S):
     return p[L.P_HAND]
 
 
-@kernel
+@kernel(inline="always")
 def _begin_turn(p, geo, S, deck):
     """Draw from ``deck`` until the hand is full or the deck is empty."""
     cap = _hand_capacity(p, geo, S)
@@ -205,17 +208,17 @@ def _begin_turn(p, geo, S, deck):
         _hand_add(S, card)
 
 
-@kernel
+@kernel(inline="always")
 def _may_discard(p, geo, S):
     return S.ints[I_DISCARDS] > 0 and not _in_setup(geo, S)
 
 
-@kernel
+@kernel(inline="always")
 def _done(p, S):
     return S.ints[I_FILLED] == p[L.P_SIZE] * p[L.P_SIZE]
 
 
-@kernel
+@kernel(inline="always")
 def _candidates(geo, S, out):
     """Write the cells on offer into ``out``; returns how many (free centre cells in setup)."""
     n = 0
@@ -230,7 +233,7 @@ def _candidates(geo, S, out):
     return S.ints[I_LEGAL]
 
 
-@kernel
+@kernel(inline="always")
 def _refresh_legal(geo, S, cell):
     """Make ``cell``'s membership of the legal list true: empty with a card next to it."""
     legal = False
@@ -255,7 +258,7 @@ def _refresh_legal(geo, S, cell):
         S.ints[I_LEGAL] = last
 
 
-@kernel
+@kernel(inline="always")
 def _rescore_cell(p, geo, S, cell):
     """Rescore the lines through ``cell``."""
     n = p[L.P_SIZE]
@@ -269,7 +272,7 @@ def _rescore_cell(p, geo, S, cell):
         S.line_values[li] = _line_value(points, markers)
 
 
-@kernel
+@kernel(inline="always")
 def _set_cell(p, geo, S, cell, card):
     S.grid[cell] = card
     S.ints[I_FILLED] += 1 if card >= 0 else -1
@@ -282,13 +285,13 @@ def _set_cell(p, geo, S, cell, card):
         _rescore_cell(p, geo, S, cell)
 
 
-@kernel
+@kernel(inline="always")
 def _place(p, geo, S, card, cell):
     """Put ``card`` on the empty ``cell`` (it must already be out of the unseen list)."""
     _set_cell(p, geo, S, cell, card)
 
 
-@kernel
+@kernel(inline="always")
 def _unplace(p, geo, S, cell):
     """Undo :func:`_place`; returns the card that was there."""
     card = S.grid[cell]
@@ -296,7 +299,7 @@ def _unplace(p, geo, S, cell):
     return card
 
 
-@kernel
+@kernel(inline="always")
 def _apply(p, geo, S, slot, cell):
     """Play the card in hand ``slot`` on ``cell``, or discard it (``cell = -1``)."""
     card = _hand_remove(S, slot)
@@ -317,27 +320,49 @@ def _aggregate_lines(agg, values, markers, n_lines):
     return _aggregate(agg, acc_sum, acc_min, acc_markers)
 
 
-@kernel
+@kernel(inline="always")
 def _result(p, S):
     """The game result of the grid as it stands."""
     return _aggregate_lines(p[L.P_AGG], S.line_values, S.line_markers, p[L.P_NLINES])
 
 
-@kernel
-def _result_if(p, geo, S, card, cell):
-    """The game result if ``card`` went on ``cell`` (the state is left as it was)."""
+@kernel(inline="always")
+def _line_sums(p, S):
+    """(sum of line values, sum of checkmarkers) of the grid as it stands."""
+    acc_sum, acc_markers = 0, 0
+    for li in range(p[L.P_NLINES]):
+        acc_sum += S.line_values[li]
+        acc_markers += max(S.line_markers[li], 0)
+    return acc_sum, acc_markers
+
+
+@kernel(inline="always")
+def _result_if(p, geo, S, card, cell, base_sum, base_markers):
+    """(game result, sum of line values) if ``card`` went on ``cell``; the state is left as
+    it was. ``base_sum``, ``base_markers``: :func:`_line_sums` of the state, so that only the
+    lines through ``cell`` are rescored. The sum tells apart grids of equal result on levels
+    scored by the lowest line or by checkmarkers alone."""
     n = p[L.P_SIZE]
     nl = p[L.P_NLINES]
+    agg = p[L.P_AGG]
     S.grid[cell] = card
-    acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
-    for li in range(nl):
-        value, markers = S.line_values[li], S.line_markers[li]
-        for k in range(4):
-            if geo.cell_lines[cell, k] == li:
-                points, markers = _line_score(p, S.grid, geo.lines, li, n)
-                value = _line_value(points, markers)
-        acc_sum += value
-        acc_min = min(acc_min, value)
-        acc_markers += max(markers, 0)
+    acc_sum, acc_markers = base_sum, base_markers
+    for k in range(4):
+        li = geo.cell_lines[cell, k]
+        if li < 0 or li >= nl:
+            continue
+        points, markers = _line_score(p, S.grid, geo.lines, li, n)
+        value = _line_value(points, markers)
+        acc_sum += value - S.line_values[li]
+        acc_markers += max(markers, 0) - max(S.line_markers[li], 0)
+        S.buf[15, k] = value
+    acc_min = 1 << 30
+    if agg == L.AGG_MIN_X10:
+        for li in range(nl):
+            value = S.line_values[li]
+            for k in range(4):
+                if geo.cell_lines[cell, k] == li:
+                    value = S.buf[15, k]
+            acc_min = min(acc_min, value)
     S.grid[cell] = -1
-    return _aggregate(p[L.P_AGG], acc_sum, acc_min, acc_markers)
+    return _aggregate(agg, acc_sum, acc_min, acc_markers), acc_sum

@@ -17,10 +17,10 @@ from .engine import (
 )
 from .players import POLICY_GREEDY, POLICY_RANDOM, _greedy_action, _random_action
 from .rng import _game_seed, _player_seed, _shuffle
-from .scoring import kernel
+from .jit import kernel
 
 
-@kernel
+@kernel(inline="always")
 def _choose(p, geo, S, cand, n_cand, may_discard, policy, params):
     """The action of player ``policy`` (with its ``params``): ``(hand slot, cell or -1)``."""
     if policy == POLICY_GREEDY:
@@ -69,7 +69,7 @@ def _play_game(p, geo, S, deck, seed, policy, params, moves):
     return _result(p, S)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def _play_games(p, geo, policy, params, master, first, n_blocks,
                 out_seed, out_score, out_lines, out_deck, out_moves):
     """Play games ``first .. first + len(out_score) - 1`` of master seed ``master``.

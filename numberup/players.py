@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import InputError
-from .engine import I_HAND, _result, _result_if
+from .engine import I_HAND, _line_sums, _result, _result_if
 from .rng import _below
-from .scoring import kernel
+from .jit import kernel
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
@@ -92,9 +92,10 @@ def register(kind: PlayerType) -> PlayerType:
 register(PlayerType("random", POLICY_RANDOM, "uniform over the legal actions (discards included)"))
 register(PlayerType(
     "greedy", POLICY_GREEDY,
-    "the action that maximises the level's score of the grid right after it; ties are broken "
-    "at random (the player's own stream), and a discard is taken only when every placement "
-    "scores strictly less than the grid as it stands",
+    "the action that maximises the level's score of the grid right after it; ties go to the "
+    "larger sum of line values (which separates grids on levels scored by the lowest line or "
+    "by checkmarkers), then at random (the player's own stream); a discard is taken only when "
+    "every placement scores strictly less than the grid as it stands",
 ))
 
 
@@ -135,7 +136,7 @@ def _num(x: float) -> str:
 # Kernels of the simple players.
 
 
-@kernel
+@kernel(inline="always")
 def _random_action(S, cand, n_cand, may_discard):
     """Uniform over hand slot x cell, plus one action for a discard when allowed."""
     n_hand = S.ints[I_HAND]
@@ -146,17 +147,19 @@ def _random_action(S, cand, n_cand, may_discard):
     return r // n_cand, cand[r % n_cand]
 
 
-@kernel
+@kernel(inline="always")
 def _greedy_action(p, geo, S, cand, n_cand, may_discard):
-    """Best immediate score; random among ties; discard only when strictly better."""
-    best, ties, best_slot, best_cell = -(1 << 40), 0, 0, cand[0]
+    """Best immediate score, then the larger sum of line values, then at random; a discard
+    only when every placement scores strictly less than the grid as it stands."""
+    best, best_sum, ties, best_slot, best_cell = -(1 << 40), -(1 << 40), 0, 0, cand[0]
+    base_sum, base_markers = _line_sums(p, S)
     for slot in range(S.ints[I_HAND]):
         card = S.hand[slot]
         for k in range(n_cand):
-            v = _result_if(p, geo, S, card, cand[k])
-            if v > best:
-                best, ties, best_slot, best_cell = v, 1, slot, cand[k]
-            elif v == best:
+            v, v_sum = _result_if(p, geo, S, card, cand[k], base_sum, base_markers)
+            if v > best or (v == best and v_sum > best_sum):
+                best, best_sum, ties, best_slot, best_cell = v, v_sum, 1, slot, cand[k]
+            elif v == best and v_sum == best_sum:
                 ties += 1
                 if _below(S.rng, ties) == 0:
                     best_slot, best_cell = slot, cand[k]

@@ -11,15 +11,16 @@ player sees the same deck for the same seed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import kernel
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _PLAYER = np.uint64(0xD1B54A32D192ED03)
+_SALT = np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline="always")
 def _mix(z):
     """SplitMix64's finaliser: a bijection of uint64 with good avalanche."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -27,32 +28,32 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _game_seed(master, game):
     """The seed of game ``game`` of a run with master seed ``master`` (both uint64)."""
-    return _mix(_mix(master) + np.uint64(game) * _GAMMA)
+    return _mix(_mix(master ^ _SALT) + (np.uint64(game) + np.uint64(1)) * _GAMMA)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _player_seed(seed):
     """The player's stream, independent of the deck's stream for the same game seed."""
     return _mix(seed ^ _PLAYER)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline="always")
 def _next(state):
     """Advance ``state`` (uint64 array, length >= 1) and return 64 random bits."""
     state[0] += _GAMMA
     return _mix(state[0])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline="always")
 def _below(state, n):
     """A random integer in [0, n), n < 2**32 (multiply-shift; bias below 2**-26 for n <= 64)."""
     return np.int64(((_next(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _shuffle(state, a, n):
     """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place."""
     for i in range(n - 1, 0, -1):

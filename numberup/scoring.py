@@ -22,20 +22,14 @@ convert and call the kernels.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import partial
 
 import numpy as np
-from numba import njit
 
 from . import levels as L
 from .cards import EMPTY, InputError, parse_grid, parse_line
 from .grid import KIND_NAMES, geometry
+from .jit import kernel
 from .levels import Level, get_level
-
-# Scoring kernels allocate nothing, so they are compiled without numba's reference-counting
-# runtime: with it, every array argument costs an atomic incref/decref per call, which made
-# line scoring three times slower (benchmarks/). Kernels that allocate use plain njit.
-kernel = partial(njit, cache=True, _nrt=False)
 
 NULL_POINTS = -1000
 MINUS = -1

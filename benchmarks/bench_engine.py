@@ -1,0 +1,43 @@
+"""Games per second of the simple players, per level, on one and two threads.
+
+Input: games 0..N-1 of master seed 1 (the same decks for every variant).
+Variants: player random / greedy; jobs 1 / 2. Reference: jobs 1 (for the thread speed-up).
+Run: python benchmarks/bench_engine.py [--levels 1,14] [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from common import best_time, machine
+
+from numberup.levels import get_level
+from numberup.players import parse_player
+from numberup.simulate import play_batch, set_jobs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--levels", default="1,2,3,5,8,14,16,18,20")
+    ap.add_argument("--players", default="random,greedy")
+    ap.add_argument("--games", type=int, default=0, help="games per timing (default: by player)")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    print(f"# engine: games/s, best of {args.repeat} ({machine()})")
+    print("| level | player | 1 job | 2 jobs | speed-up |")
+    print("|---|---|---:|---:|---:|")
+    for lv in map(int, args.levels.split(",")):
+        level = get_level(lv)
+        for spec in args.players.split(","):
+            player = parse_player(spec)
+            n = args.games or (200_000 if spec == "random" else 20_000)
+            rates = []
+            for jobs in (1, 2):
+                set_jobs(jobs)
+                t = best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs), args.repeat)
+                rates.append(n / t)
+            print(f"| {lv} | {spec} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
