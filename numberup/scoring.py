@@ -110,29 +110,45 @@ def _better(value, total, best_value, best_total):
     return value > best_value or (value == best_value and total > best_total)
 
 
+@kernel(inline="always")
+def _top_start(starts):
+    """The highest value v whose bit is set in any byte of ``starts``."""
+    folded = np.uint64(0)
+    for c in range(8):
+        folded |= _byte(starts, c)
+    v = 6
+    while v > 0 and not folded & (np.uint64(1) << np.uint64(v)):
+        v -= 1
+    return v
+
+
 @kernel
 def _street_any(p, mask):
-    """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``."""
-    best_value, best_points, best_markers = -1, NULL_POINTS, MINUS
-    for c in range(8):
-        bits = np.int64(_byte(mask, c))
-        if bits & (bits >> 1) == 0:  # no two consecutive values in this colour
-            continue
-        v = 1
-        while v <= 6:
-            if bits & (1 << v):
-                start = v
-                while v <= 6 and bits & (1 << v):
-                    v += 1
-                k = v - start
-                if k >= 2:
-                    total = k * (2 * start + k - 1) // 2
-                    value, markers = _street_value(p, k, total)
-                    if _better(value, total, best_value, best_points):
-                        best_value, best_points, best_markers = value, total, markers
-            else:
-                v += 1
-    return best_points, best_markers
+    """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``.
+
+    All colours at once: bit v of byte c is set when colour c has value v (1..6), and bits 0
+    and 7 of every byte are clear, so ``runs &= mask >> k`` never joins two colours. After
+    k rounds, ``runs`` marks the first value of every street of k + 1 cards.
+    """
+    pairs = mask & (mask >> np.uint64(1))
+    if pairs == 0:
+        return NULL_POINTS, MINUS
+    runs, k = pairs, 2
+    while k < 6:
+        longer = runs & (mask >> np.uint64(k))
+        if longer == 0:
+            break
+        runs, k = longer, k + 1
+    v = _top_start(runs)  # the longest street with the largest values
+    total = k * (2 * v + k - 1) // 2
+    best_value, markers = _street_value(p, k, total)
+    best_points = total
+    if k == 3:  # a 2-street may tie a 3-street's one checkmarker (level 20's 5-6)
+        v2 = _top_start(pairs)
+        value2, markers2 = _street_value(p, 2, 2 * v2 + 1)
+        if _better(value2, 2 * v2 + 1, best_value, best_points):
+            return 2 * v2 + 1, markers2
+    return best_points, markers
 
 
 @kernel
@@ -256,22 +272,22 @@ def _line_score(p, grid, lines, li, n):
             points = _max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
         else:
             points = NULL_POINTS
-    else:  # value-count rules of chapter 2
+    else:  # value-count rules of chapter 2: one loop per rule, no branch on the rule inside
         value_count = _pack(grid, lines, li, n, _PACK_VALUE_COUNT)
         points = 0
-        for v in range(1, 7):
-            k = np.int64(_byte(value_count, v - 1))
-            if rule == L.RULE_PAIRS:
+        if rule == L.RULE_PAIRS:
+            for v in range(1, 7):
+                k = np.int64(_byte(value_count, v - 1))
                 points += 9 if k >= 3 else (v if k == 2 else 0)
-            elif rule == L.RULE_ONES_TRIPLET or rule == L.RULE_ONES_TRIPLET_MINUS:
-                if v == 1 and k >= 3:
-                    points += 9
-                elif k >= 2:
-                    points += v
-                elif k == 1 and rule == L.RULE_ONES_TRIPLET_MINUS:
-                    points -= v
-            elif rule == L.RULE_SINGLES:
-                points += v if k == 1 else 0
+        elif rule == L.RULE_SINGLES:
+            for v in range(1, 7):
+                points += v if _byte(value_count, v - 1) == 1 else 0
+        else:  # only 1s make triplets; singles subtract on RULE_ONES_TRIPLET_MINUS
+            minus = np.int64(rule == L.RULE_ONES_TRIPLET_MINUS)
+            for v in range(1, 7):  # branch-free: the counts are data, and hard to predict
+                k = np.int64(_byte(value_count, v - 1))
+                points += (np.int64(k >= 2) * v + np.int64(v == 1 and k >= 3) * (9 - v)
+                           - np.int64(k == 1) * minus * v)
     return points, _target_markers(p, points)
 
 
