@@ -64,9 +64,12 @@ class State(NamedTuple):
     hand : int8 (8,)            the cards the player may play now, first ``ints[I_HAND]``
     line_points, line_markers, line_values : int64 (14,)   each line's score now
     ints : int64 (8,)           the ``I_*`` scalars
-    rng : uint64 (1,)           the player's random stream
+    rng : uint64 (2,)           the player's random stream; [1]: a searcher's per-decision seed
     buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth;
                                 row 15 is :func:`_result_if`'s)
+    line_eval : float64 (14, 5) a searcher's estimate of each line's final contribution:
+                                mean, variance, P(value >= bronze/silver/gold line target)
+    fbuf : float64 (64, 8)      scratch for searchers (saved estimates, node values)
     """
 
     grid: np.ndarray
@@ -81,6 +84,8 @@ class State(NamedTuple):
     ints: np.ndarray
     rng: np.ndarray
     buf: np.ndarray
+    line_eval: np.ndarray
+    fbuf: np.ndarray
 
 
 @njit(cache=True)
@@ -97,8 +102,10 @@ def new_state(cells):
         np.zeros(MAX_LINES, np.int64),
         np.zeros(MAX_LINES, np.int64),
         np.zeros(N_INTS, np.int64),
-        np.zeros(1, np.uint64),
+        np.zeros(2, np.uint64),
         np.zeros((16, 64), np.int64),
+        np.zeros((MAX_LINES, 5), np.float64),
+        np.zeros((64, 8), np.float64),
     )
 
 
@@ -308,6 +315,56 @@ def _apply(p, geo, S, slot, cell):
     else:
         _place(p, geo, S, card, cell)
     return card
+
+
+@kernel(inline="always")
+def _undo_apply(p, geo, S, slot, cell, card):
+    """Undo :func:`_apply` of ``card`` from hand ``slot``: the hand is as it was, in order."""
+    if cell < 0:
+        S.ints[I_DISCARDS] += 1
+    else:
+        _unplace(p, geo, S, cell)
+    last = S.ints[I_HAND]
+    S.hand[last] = S.hand[slot]
+    S.hand[slot] = card
+    S.ints[I_HAND] = last + 1
+
+
+@kernel(inline="always")
+def _draw(S, card):
+    """The player draws ``card`` (a searcher supposing what comes next)."""
+    _remove_unseen(S, card)
+    _hand_add(S, card)
+    S.ints[I_NEXT] += 1
+
+
+@kernel(inline="always")
+def _undraw(S, card):
+    """Undo :func:`_draw` (the card is the last in hand)."""
+    S.ints[I_HAND] -= 1
+    _restore_unseen(S, card)
+    S.ints[I_NEXT] -= 1
+
+
+@kernel(inline="always")
+def _copy_into(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def _copy_state(S, T):
+    """Make ``T`` a copy of ``S`` (both from :func:`new_state` of the same size)."""
+    _copy_into(T.grid, S.grid)
+    _copy_into(T.legal, S.legal)
+    _copy_into(T.legal_pos, S.legal_pos)
+    _copy_into(T.unseen, S.unseen)
+    _copy_into(T.unseen_pos, S.unseen_pos)
+    _copy_into(T.hand, S.hand)
+    _copy_into(T.line_points, S.line_points)
+    _copy_into(T.line_markers, S.line_markers)
+    _copy_into(T.line_values, S.line_values)
+    _copy_into(T.ints, S.ints)
 
 
 @kernel(inline="always")

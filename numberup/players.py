@@ -34,6 +34,7 @@ class Param:
     help: str
     choices: tuple[str, ...] = ()  # a named choice is passed to the kernel as its index
     minimum: float | None = None
+    maximum: float | None = None
     integer: bool = True
 
     def parse(self, player: str, name: str, text: str) -> float:
@@ -50,6 +51,8 @@ class Param:
             raise InputError(f"player {player!r}: {name}={text!r} is not {kind}") from None
         if self.minimum is not None and value < self.minimum:
             raise InputError(f"player {player!r}: {name}={text} is below its minimum {self.minimum:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise InputError(f"player {player!r}: {name}={text} is above its maximum {self.maximum:g}")
         return float(value)
 
 
@@ -96,6 +99,35 @@ register(PlayerType(
     "larger sum of line values (which separates grids on levels scored by the lowest line or "
     "by checkmarkers), then at random (the player's own stream); a discard is taken only when "
     "every placement scores strictly less than the grid as it stands",
+))
+
+
+register(PlayerType(
+    "expectimax", POLICY_EXPECTIMAX,
+    "expectimax over the next cards with an evaluation of unfinished grids (each line's "
+    "expected final value from random completions with the cards still to come)",
+    {
+        "depth": Param(1, "cards placed in the search tree, the current one included "
+                          "(1: judge each move by the evaluation after it; 2: also average "
+                          "over every next card and its best placement)", minimum=1,
+                       maximum=2),
+        "sample": Param(0, "chance nodes look at a random sample of this many next cards "
+                           "(0: all of them)", minimum=0),
+        "k": Param(16, "random completions per line in the evaluation", minimum=1),
+        "objective": Param("mean", "what to maximise: the mean score or P(medal)",
+                           choices=OBJECTIVES),
+    },
+))
+register(PlayerType(
+    "rollout", POLICY_ROLLOUT,
+    "Monte Carlo rollouts: every action is played out to the end by the base player on random "
+    "orders of the unseen cards; successive halving spreads the budget",
+    {
+        "n": Param(200, "rollouts per decision (about; spread over the actions)", minimum=1),
+        "base": Param("greedy", "the player of the rollouts", choices=("random", "greedy")),
+        "objective": Param("mean", "what to maximise: the mean score or P(medal)",
+                           choices=OBJECTIVES),
+    },
 ))
 
 

@@ -1,0 +1,361 @@
+"""Report commands: plots of game results, and the campaign's odds.
+
+Each command parses its options, reads the tables of ``numberup simulate --out DIR`` (``--from``)
+or plays the games itself (through :func:`numberup_cli.commands.run_runs`, writing the same
+tables), and calls :mod:`numberup.plots` or :mod:`numberup.campaign`. pandas, matplotlib and
+numba are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from .commands import JobsParam, LevelsParam, _check_out_paths, _echo_json, _print_rich, _write_summary, run_runs
+from .main import cli
+
+RUN_ONLY = ("games", "seed", "jobs", "out")  # options that only make sense when playing games
+
+
+def _from_option(help_text):
+    return click.option("--from", "from_dirs", multiple=True, type=click.Path(file_okay=False),
+                        metavar="DIR", help=help_text)
+
+
+def _run_options(f):
+    """Where the games come from: --from DIR, or --policy/--level/--games/--seed to play them."""
+    for opt in reversed([
+        _from_option("Read games.parquet and summary.csv written by 'numberup simulate --out "
+                     "DIR' (repeatable). Without it, the games are played."),
+        click.option("--level", "-l", "levels", type=LevelsParam(), default=None,
+                     help="Level (list 1,3,5-7 or 'all' for medals): the games to play, or "
+                          "with --from the level(s) to plot."),
+        click.option("--policy", "-p", "policies", multiple=True, metavar="SPEC",
+                     help="Player spec, repeatable (e.g. -p greedy -p random): the players to "
+                          "play, or with --from the players to plot (default: all)."),
+        click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
+                     help="Games per level and player, when playing."),
+        click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
+                     help="Master seed, when playing: game i is dealt from (seed, i) alone."),
+        click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
+                     help="Threads, when playing; results do not depend on it."),
+        click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+                     help="When playing: write games.parquet and summary.csv here (and the "
+                          "plot, unless --output)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr when playing [default: when stderr is a "
+                          "terminal]."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _plot_options(f):
+    for opt in reversed([
+        click.option("--output", "-O", type=click.Path(dir_okay=False), default=None,
+                     help="The plot file (.png or .svg) [default: KIND[-levelN].FORMAT in "
+                          "--out, else in the first --from DIR, else here]."),
+        click.option("--format", "fmt", type=click.Choice(["png", "svg"]), default=None,
+                     help="png or svg [default: from --output's suffix, else png]."),
+        click.option("--title", default=None, help="Title instead of the default one."),
+        click.option("--json", "as_json", is_flag=True,
+                     help="Print the plotted data as JSON (and still write the plot)."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _canonical(spec: str) -> str:
+    """A player spec in its canonical form when this build knows the player, else as given
+    (tables may come from players this build does not have)."""
+    from numberup.cards import InputError
+    from numberup.players import parse_player
+
+    try:
+        return parse_player(spec).spec
+    except InputError:
+        return spec.strip()
+
+
+def _output_path(output, fmt):
+    """Check --output and --format before any game is played; returns (path or None, format)."""
+    if output is None:
+        return None, fmt or "png"
+    path = Path(output)
+    suffix = path.suffix[1:].lower()
+    if suffix in ("png", "svg"):
+        if fmt and fmt != suffix:
+            raise click.BadParameter(f"{output} is not a .{fmt} file (--format {fmt})",
+                                     param_hint="--output")
+        fmt = suffix
+    elif suffix:
+        raise click.BadParameter(f"{output}: plots are .png or .svg files", param_hint="--output")
+    else:
+        fmt = fmt or "png"
+        path = path.with_name(f"{path.name}.{fmt}")
+    if not path.resolve().parent.is_dir():
+        raise click.BadParameter(f"directory {path.resolve().parent} does not exist",
+                                 param_hint="--output")
+    return path, fmt
+
+
+def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, need: str):
+    """The tables to report on: read from --from, or played now. Returns (Runs, players to
+    show or None for all, the directory for a default output file)."""
+    ctx = click.get_current_context()
+    if from_dirs:
+        for name in RUN_ONLY:
+            if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None):
+                raise click.UsageError(f"--{name} is for playing games; it cannot be combined "
+                                       f"with --from (the games are read from the tables)")
+        from numberup.plots import read_runs
+
+        try:
+            runs = read_runs(from_dirs)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--from") from None
+        if getattr(runs, need) is None:
+            file = "games.parquet" if need == "games" else "summary.csv"
+            raise click.BadParameter(f"no {file} in {', '.join(from_dirs)} (this report needs "
+                                     f"it: numberup simulate --out DIR writes it)",
+                                     param_hint="--from")
+        chosen = list(dict.fromkeys(_canonical(p) for p in policies)) or None
+        return runs, chosen, Path(from_dirs[0])
+    if not policies:
+        raise click.UsageError("give --from DIR (the tables of 'numberup simulate --out DIR') "
+                               "or --policy SPEC (and --level) to play the games")
+    if not levels:
+        raise click.UsageError("--level is needed to play games")
+    from numberup.players import parse_player
+    from numberup.plots import runs_from_results
+
+    players = list({p.spec: p for p in map(parse_player, policies)}.values())
+    out = _check_out_paths(out, None)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    results, interrupted = run_runs(levels, players, games, seed, jobs, None, 0, out, None,
+                                    progress)
+    runs = runs_from_results(results)
+    _write_summary(out, runs.summary)
+    if interrupted:
+        click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
+    return runs, [p.spec for p in players], out if out is not None else Path(".")
+
+
+def _one_level(levels, frame):
+    """The level of a one-level plot: --level, or the only level of the tables."""
+    if levels:
+        return levels[0]
+    have = sorted(set(int(x) for x in frame["level"]))
+    if len(have) == 1:
+        return have[0]
+    raise click.UsageError(f"the tables hold levels {', '.join(map(str, have))}: choose one "
+                           f"with --level")
+
+
+def _finish(plot, path, fmt, default_dir, stem, as_json):
+    path = path or Path(default_dir) / f"{stem}.{fmt}"
+    try:
+        plot.save(path, fmt)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {path}: {err.strerror or err}") from None
+    if as_json:
+        _echo_json({**plot.to_dict(), "file": str(path), "format": fmt})
+    else:
+        click.echo(f"wrote {path}")
+
+
+def _library_call(fn, *args, **kw):
+    """A plot function's ValueError (a level or player not in the tables) as a usage error."""
+    try:
+        return fn(*args, **kw)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+
+
+@cli.group()
+def plot():
+    """Plots of game results: a level's score distribution, medal odds per level, and the
+    budget curve of search players.
+
+    \b
+    Every kind reads the tables of 'numberup simulate --out DIR' (--from DIR, repeatable),
+    or plays the games itself (--level, --policy, --games, --seed; --out DIR keeps the
+    tables) and then plots them. Colours are colour-blind safe (Okabe-Ito); --json prints
+    the numbers drawn.
+
+    \b
+    Examples:
+      numberup plot dist --level 14 -p greedy -p random --games 2000 --out runs/l14
+      numberup plot medals --from runs/greedy --from runs/random --output medals.svg
+      numberup plot budget --from runs/l14-rollout
+    """
+
+
+@plot.command()
+@_run_options
+@click.option("--style", type=click.Choice(["hist", "ecdf"]), default="hist", show_default=True,
+              help="hist: share of games per bin; ecdf: P(result <= x).")
+@click.option("--bin-width", type=click.IntRange(1), default=None,
+              help="Histogram bin width in points [default: at most 60 bins].")
+@_plot_options
+def dist(from_dirs, levels, policies, games, seed, jobs, out, progress, style, bin_width, output,
+         fmt, title, as_json):
+    """Score distribution of one level, one curve per player.
+
+    Vertical lines mark the Bronze, Silver and Gold thresholds; the legend gives each player's
+    P(>=bronze), P(>=silver) and P(gold). --json prints the bins (or ECDF steps) drawn.
+
+    \b
+    Examples:
+      numberup plot dist --level 14 --policy greedy --policy random --games 2000
+      numberup plot dist --from runs/greedy --level 3 --style ecdf --output l3.svg
+    """
+    if levels and len(levels) != 1:
+        raise click.BadParameter("a distribution plot shows one level", param_hint="--level")
+    path, fmt = _output_path(output, fmt)
+    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
+                                  need="games")
+    from numberup.plots import dist_plot
+
+    level = _one_level(levels, runs.games)
+    fig = _library_call(dist_plot, runs.games, level, policies=chosen, style=style,
+                        bin_width=bin_width, title=title)
+    _finish(fig, path, fmt, where, f"dist-level{level}", as_json)
+
+
+@plot.command()
+@_run_options
+@click.option("--style", type=click.Choice(["panels", "stacked"]), default="panels",
+              show_default=True,
+              help="panels: a panel per medal, bars per player with 95% intervals; stacked: "
+                   "one bar per level and player, gold, silver, bronze stacked.")
+@_plot_options
+def medals(from_dirs, levels, policies, games, seed, jobs, out, progress, style, output, fmt,
+           title, as_json):
+    """Medal odds of every level present, per player: P(>=bronze), P(>=silver), P(gold).
+
+    The bars are the summary table's p_bronze, p_silver and p_gold (with their 95% Wilson
+    intervals in the panels style); --json prints them.
+
+    \b
+    Examples:
+      numberup plot medals --level all --policy greedy --policy random --games 1000
+      numberup plot medals --from runs/greedy --from runs/random --style stacked
+    """
+    path, fmt = _output_path(output, fmt)
+    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
+                                  need="summary")
+    from numberup.plots import medals_plot
+
+    fig = _library_call(medals_plot, runs.summary, policies=chosen, levels=levels, style=style,
+                        title=title)
+    _finish(fig, path, fmt, where, "medals", as_json)
+
+
+@plot.command()
+@_run_options
+@_plot_options
+def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output, fmt, title,
+           as_json):
+    """Mean result and P(gold) against seconds per game (log axis), players of one level.
+
+    The budget curve of search players: e.g. rollout:n=50, rollout:n=200, rollout:n=800 are
+    joined in order of cost; other players are single points. Seconds per game are wall time
+    with the run's threads: compare runs made with the same --jobs on one machine.
+
+    \b
+    Examples:
+      numberup plot budget --level 14 -p greedy -p rollout:n=50 -p rollout:n=200 --games 500
+      numberup plot budget --from runs/l14-budget --output budget.svg
+    """
+    if levels and len(levels) != 1:
+        raise click.BadParameter("a budget plot shows one level", param_hint="--level")
+    path, fmt = _output_path(output, fmt)
+    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
+                                  need="summary")
+    from numberup.plots import budget_plot
+
+    level = _one_level(levels, runs.summary)
+    fig = _library_call(budget_plot, runs.summary, level, policies=chosen, title=title)
+    _finish(fig, path, fmt, where, f"budget-level{level}", as_json)
+
+
+@cli.command()
+@click.option("--policy", "-p", default=None, metavar="SPEC",
+              help="Player spec [default: greedy]; with --from, which player of the tables "
+                   "(needed when they hold several).")
+@click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
+              help="Games per level, when playing.")
+@click.option("--attempts", "-k", type=click.IntRange(1), default=3, show_default=True,
+              help="Attempts at every level; its best result counts for the chapter.")
+@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
+              help="Master seed, when playing: game i is dealt from (seed, i) alone.")
+@click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
+              help="Threads, when playing; results do not depend on it.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+              help="When playing: write games.parquet and summary.csv here.")
+@_from_option("Read the games from games.parquet written by 'numberup simulate --out DIR' "
+              "(repeatable) instead of playing them.")
+@click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr when playing [default: when stderr is a terminal].")
+def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progress):
+    """Odds of the whole Challenge Booklet: every level, chapter and the booklet.
+
+    Per level: the medal odds of one game and the expected games until the first Gold
+    (1/P(gold); 'never' when no sampled game reached Gold). Per chapter: the odds that its
+    result - the sum of each of its 5 levels' best result of K attempts - reaches the
+    chapter's Bronze, Silver and Gold. Exact on the sampled games: the best of K has
+    P(best <= x) = F(x)^K (F the empirical CDF), the chapter total is the convolution of its
+    levels. Lost games (result <= 0) are not entered: a level lost K times adds 0. Booklet:
+    every chapter at or above the medal (the product over the 4 chapters).
+
+    \b
+    JSON: {"policy", "seed", "games", "attempts", "levels": [{"level", "games", "p_bronze",
+    "p_silver", "p_gold", "expected_attempts_gold" (null: never), "p_gold_in_attempts",
+    "mean_best"}], "chapters": [{"chapter", "name", "levels", "thresholds", "p_bronze",
+    "p_silver", "p_gold", "mean_total"}], "booklet": {"p_bronze", "p_silver", "p_gold"}}.
+
+    \b
+    Examples:
+      numberup campaign --games 2000 --attempts 3
+      numberup campaign --from runs/greedy --attempts 1 --json
+    """
+    from numberup.campaign import campaign as campaign_odds
+    from numberup.campaign import campaign_tables, level_samples
+    from numberup.plots import json_ready
+
+    if from_dirs:
+        runs, chosen, _ = _tables(from_dirs, None, [policy] if policy else [], games, seed, jobs,
+                                  out, progress, need="games")
+        present = list(dict.fromkeys(runs.games["policy"]))
+        if chosen:
+            name = chosen[0]
+            if name not in present:
+                raise click.BadParameter(f"no games of {name!r} in the tables (they hold "
+                                         f"{', '.join(present)})", param_hint="--policy")
+        elif len(present) == 1:
+            name = present[0]
+        else:
+            raise click.UsageError(f"the tables hold players {', '.join(present)}: choose one "
+                                   f"with --policy")
+        samples = level_samples(runs.games, name)
+        seeds = set()
+        if runs.summary is not None:
+            seeds = set(runs.summary.loc[runs.summary["policy"] == name, "seed"].astype(int))
+        seed = seeds.pop() if len(seeds) == 1 else None
+    else:
+        runs, chosen, _ = _tables((), list(range(1, 21)), [policy or "greedy"], games, seed, jobs,
+                                  out, progress, need="games")
+        name = chosen[0]
+        samples = level_samples(runs.games, name)
+    result = campaign_odds(samples, attempts)
+    if as_json:
+        _echo_json(json_ready({"policy": name, "seed": seed, **result}))
+    else:
+        for part in campaign_tables(result, name, seed):
+            _print_rich(part) if not isinstance(part, str) else click.echo(part)

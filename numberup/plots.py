@@ -1,0 +1,569 @@
+"""Plots people read: a level's score distribution, medal odds across levels, and the
+searchers' budget curve (score and Gold odds against compute per game).
+
+Each plot function takes the tables that ``numberup simulate --out DIR`` writes, as pandas
+DataFrames (``games``: one row per game, the columns of :class:`numberup.simulate.GameTable`;
+``summary``: one row per level x player, the keys of ``RunResult.summary``), and returns a
+:class:`Plot`: the matplotlib Figure and the exact numbers drawn (``data``, one row per bar,
+step or point), so that tests can hold the picture against the tables and ``--json`` can print
+it.
+
+Figures are made with ``matplotlib.figure.Figure`` on the Agg canvas, never through pyplot:
+no display, no global figure registry, nothing to close. Colours are Okabe and Ito's
+colour-blind-safe palette; medal lines also differ in line style.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .levels import CHAPTERS, MEDALS, get_level
+from .stats import Z95, medal_counts
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour
+# vision deficiency. Black is last: it is kept for the medal lines' text.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+           "#000000")
+MEDAL_COLOURS = {"bronze": "#8C510A", "silver": "#8C8C8C", "gold": "#E69F00"}
+MEDAL_STYLES = {"bronze": ":", "silver": "--", "gold": "-"}
+HATCHES = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
+FORMATS = ("png", "svg")
+MEDAL_LABELS = {"bronze": "P(>=bronze)", "silver": "P(>=silver)", "gold": "P(gold)"}
+
+
+@dataclass
+class Plot:
+    """A figure and what it shows.
+
+    Attributes
+    ----------
+    kind : str
+        ``'dist'``, ``'medals'`` or ``'budget'``.
+    figure : matplotlib.figure.Figure
+    data : pandas.DataFrame
+        The numbers drawn, one row per bar / step / point (see each plot function).
+    meta : dict
+        Plain data about the plot (level, thresholds, the legend's numbers).
+    """
+
+    kind: str
+    figure: object
+    data: object
+    meta: dict = field(default_factory=dict)
+
+    def save(self, path, fmt: str | None = None) -> Path:
+        """Write the figure as PNG or SVG (``fmt``, default from the suffix, else PNG)."""
+        import matplotlib
+
+        path = Path(path)
+        fmt = fmt or (path.suffix[1:].lower() if path.suffix[1:].lower() in FORMATS else "png")
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        # A fixed hash salt and no date: the same data give the same SVG bytes.
+        with matplotlib.rc_context({"svg.hashsalt": "numberup"}):
+            self.figure.savefig(path, format=fmt, dpi=150, bbox_inches="tight",
+                                metadata={"Date": None} if fmt == "svg" else None)
+        return path
+
+    def to_dict(self) -> dict:
+        """``meta`` and ``data`` (as records) as JSON-ready data; NaN and inf become None."""
+        return json_ready({"kind": self.kind, **self.meta, "data": self.data.to_dict("records")})
+
+
+def json_ready(x):
+    """Python scalars for numpy ones, None for NaN/inf (JSON has neither)."""
+    if isinstance(x, dict):
+        return {str(k): json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_ready(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def _figure(width: float, height: float, rows: int = 1, cols: int = 1, **kw):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, cols, squeeze=False, **kw)
+    return fig, axes
+
+
+def _colours(policies) -> dict[str, str]:
+    return {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(policies)}
+
+
+def _percent_axis(axis) -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    axis.set_major_formatter(PercentFormatter(1.0))
+
+
+def _policies(frame, policies=None) -> list[str]:
+    """The players in ``frame`` in order of first appearance, or ``policies`` (which must all
+    be there)."""
+    present = list(dict.fromkeys(frame["policy"].tolist()))
+    if not policies:
+        return present
+    missing = [p for p in policies if p not in present]
+    if missing:
+        raise ValueError(f"no games of player {', '.join(map(repr, missing))} "
+                         f"(the tables hold {', '.join(present) or 'none'})")
+    return list(dict.fromkeys(policies))
+
+
+def _one_level(frame, level: int, what: str):
+    rows = frame[frame["level"] == level]
+    if rows.empty:
+        have = sorted(set(int(x) for x in frame["level"]))
+        raise ValueError(f"no {what} of level {level} (the tables hold levels "
+                         f"{', '.join(map(str, have)) or 'none'})")
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Score distribution of one level
+
+
+def histogram_bins(scores, medals=(), bin_width: int | None = None, max_bins: int = 60):
+    """Bin edges for integer game results: every bin holds whole results only, and no result
+    lies on an edge.
+
+    Results of most levels step by 1, of some by 10 (``10 x ...`` levels): the step ``g`` is
+    the gcd of the differences between the results. The bin width is ``bin_width`` or the
+    smallest of g x (1, 2, 5, 10, 20, ...) giving at most ``max_bins`` bins. With
+    ``u = gcd(g, width)`` every result is ``lo + j*u``; edges sit at ``u/2`` below such a
+    value, aligned so that the Gold threshold starts a bin when it can.
+    ``histogram_bins([160, 180, 200]) -> (array([155., 165., 175., 185., 195., 205.]), 10, 10)``.
+
+    Returns
+    -------
+    edges : ndarray of float64
+    width : int
+        Bin width in points.
+    unit : int
+        ``u``: a bin holds the results ``edge + u/2, edge + 3u/2, ..., edge + width - u/2``.
+    """
+    s = np.asarray(scores, dtype=np.int64)
+    lo, hi = int(s.min()), int(s.max())
+    step = int(np.gcd.reduce(s - lo)) or 1
+    if bin_width is None:
+        width = step
+        for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+            width = step * m
+            if (hi - lo) // width + 1 <= max_bins:
+                break
+    else:
+        width = int(bin_width)
+        if width < 1:
+            raise ValueError(f"bin width must be a whole number >= 1, not {bin_width!r}")
+    unit = math.gcd(step, width)
+    start = lo
+    if medals and (medals[-1] - lo) % unit == 0:
+        start = lo - (lo - medals[-1]) % width
+    n = (hi - start) // width + 1
+    edges = start - unit / 2 + width * np.arange(n + 1, dtype=np.float64)
+    return edges, width, unit
+
+
+def dist_plot(games, level: int, *, policies=None, style: str = "hist",
+              bin_width: int | None = None, title: str | None = None) -> Plot:
+    """The distribution of one level's game results, one curve per player, with the
+    Bronze/Silver/Gold thresholds as vertical lines and each player's P(medal) in the legend.
+
+    Parameters
+    ----------
+    games : DataFrame
+        The games table (columns ``level``, ``policy``, ``score``; one row per game).
+    level : int
+    policies : list of str, optional
+        Players to draw, in this order (default: every player of the level, in table order).
+    style : {'hist', 'ecdf'}
+        ``hist``: the share of games per bin (see :func:`histogram_bins`), as step outlines;
+        data columns ``policy, left, right, lowest, highest, count, share`` (``lowest`` and
+        ``highest``: the results a bin holds). ``ecdf``: ``P(result <= x)``; data columns
+        ``policy, score, count, p_le``, one row per distinct result.
+    bin_width : int, optional
+        Histogram bin width in points.
+    """
+    import pandas as pd
+
+    if style not in ("hist", "ecdf"):
+        raise ValueError(f"style must be 'hist' or 'ecdf', not {style!r}")
+    lv = get_level(level)
+    rows = _one_level(games, lv.number, "games")
+    players = _policies(rows, policies)
+    colours = _colours(players)
+    scores = {p: rows.loc[rows["policy"] == p, "score"].to_numpy().astype(np.int64)
+              for p in players}
+    every = np.concatenate(list(scores.values()))
+    fig, axes = _figure(8, 4.8)
+    ax = axes[0, 0]
+    legend = []
+    parts = []
+    if style == "hist":
+        edges, width, step = histogram_bins(every, lv.medals, bin_width)
+    else:
+        step = int(np.gcd.reduce(every - every.min())) or 1
+    for p in players:
+        s = scores[p]
+        n = len(s)
+        counts = medal_counts(s, lv.medals)
+        odds = {m: counts[m] / n for m in MEDALS}
+        legend.append({"policy": p, "games": n, "mean": float(s.mean()),
+                       **{f"p_{m}": odds[m] for m in MEDALS}})
+        label = (f"{p} (n={n:,}): " + ", ".join(f"{MEDAL_LABELS[m]} {100 * odds[m]:.1f}%"
+                                                 for m in MEDALS))
+        if style == "hist":
+            count, _ = np.histogram(s, edges)
+            share = count / n
+            ax.stairs(share, edges, color=colours[p], linewidth=2, label=label,
+                      fill=len(players) == 1, alpha=0.85 if len(players) == 1 else 1.0)
+            left = edges[:-1]
+            parts.append(pd.DataFrame({
+                "policy": p, "left": left, "right": edges[1:],
+                "lowest": (left + step / 2).astype(np.int64),
+                "highest": (left + step / 2 + width - step).astype(np.int64),
+                "count": count.astype(np.int64), "share": share,
+            }))
+        else:
+            values, count = np.unique(s, return_counts=True)
+            p_le = np.cumsum(count) / n
+            # Start at 0 left of the lowest result so the first step is visible.
+            xs = np.concatenate([[values[0] - step], values])
+            ax.step(xs, np.concatenate([[0.0], p_le]), where="post", color=colours[p],
+                    linewidth=2, label=label)
+            parts.append(pd.DataFrame({"policy": p, "score": values.astype(np.int64),
+                                       "count": count.astype(np.int64), "p_le": p_le}))
+    # In a histogram a bin is centred on its results; the line sits on the edge of the first
+    # bin that earns the medal, so that what lies right of it is exactly P(>= threshold).
+    shift = step / 2 if style == "hist" else 0.0
+    for m, t in zip(MEDALS, lv.medals):
+        ax.axvline(t - shift, color=MEDAL_COLOURS[m], linestyle=MEDAL_STYLES[m], linewidth=1.8,
+                   label=f"{m.capitalize()} >= {t}")
+    ax.set_xlabel("game result (points)")
+    if style == "hist":
+        ax.set_ylabel(f"share of games (bins of {width} point{'s' * (width != 1)})")
+    else:
+        ax.set_ylabel("P(result <= x)")
+        ax.set_ylim(0, 1.02)
+    _percent_axis(ax.yaxis)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title or f"Level {lv.number}: game results ({lv.summary})", loc="left",
+                 fontsize=11)
+    ax.legend(loc="upper left", fontsize=8, frameon=False, bbox_to_anchor=(0, -0.14),
+              ncols=1)
+    data = pd.concat(parts, ignore_index=True)
+    meta = {"level": lv.number, "style": style, "medals": dict(zip(MEDALS, lv.medals)),
+            "players": legend}
+    if style == "hist":
+        meta["bin_width"] = width
+    return Plot("dist", fig, data, meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# Medal odds across levels
+
+
+def _chapter_marks(ax, levels: list[int], top: bool) -> None:
+    """Lines between chapters; the chapter names above the top panel."""
+    positions = {n: i for i, n in enumerate(levels)}
+    for ch in CHAPTERS:
+        idx = [positions[n] for n in ch.levels if n in positions]
+        if not idx:
+            continue
+        if idx[0] > 0:
+            ax.axvline(idx[0] - 0.5, color="#555555", linewidth=0.8)
+        if top:
+            ax.text((idx[0] + idx[-1]) / 2, 1.02, f"{ch.number} {ch.name}", ha="center",
+                    va="bottom", fontsize=8, transform=ax.get_xaxis_transform())
+
+
+def medals_plot(summary, *, policies=None, levels=None, style: str = "panels",
+                title: str | None = None) -> Plot:
+    """P(>=bronze), P(>=silver) and P(gold) of every level present, per player.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        The summary table (columns ``level, policy, games, p_bronze, p_silver, p_gold``, and
+        ``p_*_lo``/``p_*_hi`` for 95% intervals when present); one row per level x player.
+    policies, levels : list, optional
+        What to draw (default: everything in the table).
+    style : {'panels', 'stacked'}
+        ``panels``: one panel per medal, a group of bars per level (one per player), with the
+        95% intervals; ``stacked``: one bar per level x player, gold at the bottom, then
+        silver, then bronze, so the tops stand at P(gold), P(>=silver), P(>=bronze).
+
+    Data: one row per level x player: ``level, policy, games, p_bronze, p_silver, p_gold``
+    (and the intervals); each bar's height (stack top) is its ``p_*``.
+    """
+    if style not in ("panels", "stacked"):
+        raise ValueError(f"style must be 'panels' or 'stacked', not {style!r}")
+    rows = summary
+    if levels:
+        have = set(int(x) for x in summary["level"])
+        missing = [n for n in levels if n not in have]
+        if missing:
+            raise ValueError(f"no summary of level {', '.join(map(str, missing))} (the tables "
+                             f"hold levels {', '.join(map(str, sorted(have))) or 'none'})")
+        rows = summary[summary["level"].isin(levels)]
+    players = _policies(rows, policies)
+    rows = rows[rows["policy"].isin(players)]
+    level_list = sorted(set(int(x) for x in rows["level"]))
+    cols = ["level", "policy", "games"] + [
+        c for m in MEDALS for c in (f"p_{m}", f"p_{m}_lo", f"p_{m}_hi") if c in rows.columns]
+    order = {p: i for i, p in enumerate(players)}
+    data = (rows[cols].assign(_o=rows["policy"].map(order))
+            .sort_values(["level", "_o"], kind="stable").drop(columns="_o")
+            .reset_index(drop=True))
+    data["level"] = data["level"].astype(int)
+    colours = _colours(players)
+    x = np.arange(len(level_list), dtype=np.float64)
+    xpos = {n: i for i, n in enumerate(level_list)}
+    width = 0.8 / len(players)
+    offsets = {p: (j - (len(players) - 1) / 2) * width for j, p in enumerate(players)}
+    wide = max(6.0, 0.45 * len(level_list) * max(1, len(players)) ** 0.5 + 2)
+    head = title or "Medal odds per level"
+    if style == "panels":
+        fig, axes = _figure(wide, 7.5, 3, 1, sharex=True)
+        for i, m in enumerate(MEDALS):
+            ax = axes[i, 0]
+            for p in players:
+                r = data[data["policy"] == p]
+                h = r[f"p_{m}"].to_numpy(dtype=np.float64)
+                err = None
+                if f"p_{m}_lo" in r.columns:
+                    err = np.vstack([h - r[f"p_{m}_lo"].to_numpy(dtype=np.float64),
+                                     r[f"p_{m}_hi"].to_numpy(dtype=np.float64) - h])
+                ax.bar(r["level"].map(xpos).to_numpy() + offsets[p], h, width, yerr=err,
+                       color=colours[p], label=p, error_kw={"elinewidth": 0.8, "capsize": 0,
+                                                           "ecolor": "#333333"})
+            ax.set_ylim(0, 1.05)
+            _percent_axis(ax.yaxis)
+            ax.set_ylabel(MEDAL_LABELS[m])
+            ax.grid(axis="y", alpha=0.3)
+            _chapter_marks(ax, level_list, top=i == 0)
+        axes[0, 0].set_title(head, loc="left", fontsize=11, pad=16)
+        axes[0, 0].legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1, 1))
+        bottom = axes[-1, 0]
+    else:
+        fig, axes = _figure(wide, 4.8)
+        ax = bottom = axes[0, 0]
+        for j, p in enumerate(players):
+            r = data[data["policy"] == p]
+            xs = r["level"].map(xpos).to_numpy() + offsets[p]
+            below = np.zeros(len(r))
+            # gold at the bottom: each segment's top is the probability of that medal or better
+            for m in reversed(MEDALS):
+                top = r[f"p_{m}"].to_numpy(dtype=np.float64)
+                ax.bar(xs, top - below, width, bottom=below, color=MEDAL_COLOURS[m],
+                       hatch=HATCHES[j % len(HATCHES)], edgecolor="white", linewidth=0.5,
+                       label=f"{p}: {m}")
+                below = top
+        ax.set_ylim(0, 1.05)
+        _percent_axis(ax.yaxis)
+        ax.set_ylabel("probability of the medal or better")
+        ax.grid(axis="y", alpha=0.3)
+        _chapter_marks(ax, level_list, top=True)
+        ax.set_title(head, loc="left", fontsize=11, pad=16)
+        from matplotlib.patches import Patch
+
+        handles = [Patch(facecolor=MEDAL_COLOURS[m], label=m) for m in reversed(MEDALS)]
+        if len(players) > 1:
+            handles += [Patch(facecolor="#DDDDDD", edgecolor="#555555",
+                              hatch=HATCHES[j % len(HATCHES)], label=p)
+                        for j, p in enumerate(players)]
+        ax.legend(handles=handles, fontsize=8, frameon=False, loc="upper left",
+                  bbox_to_anchor=(1, 1))
+    bottom.set_xticks(x, [str(n) for n in level_list])
+    bottom.set_xlabel("level")
+    meta = {"style": style, "levels": level_list, "players": players}
+    return Plot("medals", fig, data, meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# Budget: score and Gold odds against compute per game
+
+
+def budget_family(spec: str) -> str:
+    """The spec without its numeric parameters: the players that differ only in a budget
+    form one curve. ``budget_family('rollout:n=200,base=greedy') -> 'rollout:base=greedy'``."""
+    name, _, rest = spec.partition(":")
+    kept = []
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        value = item.partition("=")[2].strip()
+        try:
+            float(value)
+        except ValueError:
+            kept.append(item)
+    return name + (":" + ",".join(kept) if kept else "")
+
+
+def budget_plot(summary, level: int, *, policies=None, title: str | None = None) -> Plot:
+    """Mean result and P(gold) of each player of one level against its seconds per game (log
+    axis): the searchers' budget curve. Players of one family (specs equal but for numeric
+    parameters, e.g. ``rollout:n=50``, ``rollout:n=200``; see :func:`budget_family`) are
+    joined by a line in order of cost.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        The summary table: ``level, policy, games, mean, se, p_gold, seconds_per_game`` (and
+        ``p_gold_lo/hi`` when present). Seconds per game are wall time over games with the
+        threads of that run: compare runs made with the same ``--jobs`` on one machine.
+
+    Data: one row per player: ``level, policy, family, games, seconds_per_game, mean, se,
+    p_gold`` (and ``p_gold_lo, p_gold_hi``), ordered by seconds per game.
+    """
+    import pandas as pd
+
+    lv = get_level(level)
+    rows = _one_level(summary, lv.number, "summary")
+    players = _policies(rows, policies)
+    rows = rows[rows["policy"].isin(players)]
+    bad = rows[~(rows["seconds_per_game"].astype(float) > 0)]
+    if not bad.empty:
+        raise ValueError(f"level {lv.number} {bad['policy'].iloc[0]}: seconds_per_game is "
+                         f"{bad['seconds_per_game'].iloc[0]}, which a log axis cannot show")
+    cols = [c for c in ("level", "policy", "games", "seconds_per_game", "mean", "se", "p_gold",
+                        "p_gold_lo", "p_gold_hi") if c in rows.columns]
+    data = rows[cols].sort_values("seconds_per_game", kind="stable").reset_index(drop=True)
+    data.insert(2, "family", [budget_family(p) for p in data["policy"]])
+    data["level"] = data["level"].astype(int)
+    families = list(dict.fromkeys(data["family"]))
+    colours = _colours(families)
+    fig, axes = _figure(10, 4.4, 1, 2, sharex=True)
+    ax_mean, ax_gold = axes[0, 0], axes[0, 1]
+    for fam in families:
+        r = data[data["family"] == fam]
+        x = r["seconds_per_game"].to_numpy(dtype=np.float64)
+        mean = r["mean"].to_numpy(dtype=np.float64)
+        se = r["se"].to_numpy(dtype=np.float64) if "se" in r.columns else None
+        gold = r["p_gold"].to_numpy(dtype=np.float64)
+        gerr = None
+        if "p_gold_lo" in r.columns:
+            gerr = np.vstack([gold - r["p_gold_lo"].to_numpy(dtype=np.float64),
+                              r["p_gold_hi"].to_numpy(dtype=np.float64) - gold])
+        kw = {"color": colours[fam], "marker": "o", "linewidth": 1.5, "capsize": 3,
+              "linestyle": "-" if len(r) > 1 else "none"}
+        ax_mean.errorbar(x, mean, yerr=None if se is None else Z95 * np.nan_to_num(se),
+                         label=fam, **kw)
+        ax_gold.errorbar(x, gold, yerr=gerr, label=fam, **kw)
+        for xi, yi, yg, name in zip(x, mean, gold, r["policy"]):
+            text = name if name == fam else name.partition(":")[2]
+            for ax, y in ((ax_mean, yi), (ax_gold, yg)):
+                ax.annotate(text, (xi, y), textcoords="offset points", xytext=(5, 5),
+                            fontsize=7, color=colours[fam])
+    for m, t in zip(MEDALS, lv.medals):
+        ax_mean.axhline(t, color=MEDAL_COLOURS[m], linestyle=MEDAL_STYLES[m], linewidth=1.2,
+                        label=f"{m.capitalize()} >= {t}")
+    seconds = data["seconds_per_game"].to_numpy(dtype=np.float64)
+    # Whole decades, so that the log axis always shows labelled powers of ten.
+    xlim = (10.0 ** math.floor(math.log10(seconds.min()) - 0.1),
+            10.0 ** math.ceil(math.log10(seconds.max()) + 0.1))
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    for ax in (ax_mean, ax_gold):
+        ax.set_xscale("log")
+        ax.set_xlim(*xlim)
+        ax.xaxis.set_major_locator(LogLocator(base=10))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("seconds per game (wall time, log scale)")
+        ax.grid(alpha=0.3, which="both")
+    ax_mean.set_ylabel("mean game result (points, 95% interval)")
+    ax_gold.set_ylabel("P(gold) (95% interval)")
+    ax_gold.set_ylim(0, 1.05)
+    _percent_axis(ax_gold.yaxis)
+    ax_mean.legend(fontsize=8, frameon=False)
+    fig.suptitle(title or f"Level {lv.number}: result and Gold odds against compute",
+                 x=0.01, ha="left", fontsize=11)
+    meta = {"level": lv.number, "medals": dict(zip(MEDALS, lv.medals))}
+    return Plot("budget", fig, pd.DataFrame(data), meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables in and out
+
+
+@dataclass
+class Runs:
+    """The tables of one or more runs: ``games`` (one row per game: level, policy, game,
+    score; None when no games table was read) and ``summary`` (one row per level x player;
+    None when no summary was read)."""
+
+    games: object
+    summary: object
+
+
+GAME_COLUMNS = ["level", "policy", "game", "seed", "score"]
+
+
+def read_runs(dirs) -> Runs:
+    """Read ``games.parquet`` and ``summary.csv`` of each directory written by
+    ``numberup simulate --out DIR`` and stack them. A level x player must come from one
+    directory only (so that the games and the summaries describe the same games).
+
+    Raises
+    ------
+    ValueError
+        A directory is missing, holds neither table, or repeats a level x player.
+    """
+    import pandas as pd
+
+    games, summaries, seen = [], [], {}
+    for d in map(Path, dirs):
+        if not d.is_dir():
+            raise ValueError(f"{d} is not a directory of tables (numberup simulate --out DIR)")
+        gpath, spath = d / "games.parquet", d / "summary.csv"
+        if not gpath.exists() and not spath.exists():
+            raise ValueError(f"{d} holds neither games.parquet nor summary.csv "
+                             f"(write them with numberup simulate --out {d})")
+        pairs = set()
+        try:
+            if gpath.exists():
+                g = pd.read_parquet(gpath, columns=GAME_COLUMNS)
+                games.append(g)
+                pairs |= set(zip(g["level"].astype(int), g["policy"]))
+            if spath.exists():
+                s = pd.read_csv(spath)
+                summaries.append(s)
+                pairs |= set(zip(s["level"].astype(int), s["policy"]))
+        except (OSError, KeyError, ValueError) as err:
+            raise ValueError(f"{d}: cannot read its tables ({err})") from None
+        for level, policy in sorted(pairs):
+            if (level, policy) in seen:
+                raise ValueError(f"level {level} {policy} is in both {seen[(level, policy)]} "
+                                 f"and {d}: give each level x player once")
+            seen[(level, policy)] = d
+    return Runs(
+        pd.concat(games, ignore_index=True) if games else None,
+        pd.concat(summaries, ignore_index=True) if summaries else None,
+    )
+
+
+def runs_from_results(results, first: int = 0) -> Runs:
+    """The same tables from finished runs in memory (``numberup.simulate.RunResult``)."""
+    import pandas as pd
+
+    from .simulate import summary_frame
+
+    parts = []
+    for r in results:
+        s = r.all_scores
+        parts.append(pd.DataFrame({
+            "level": np.full(len(s), r.level.number, np.int64), "policy": r.player.spec,
+            "game": np.arange(first, first + len(s), dtype=np.int64),
+            "score": s.astype(np.int64),
+        }))
+    games = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+        columns=["level", "policy", "game", "score"])
+    return Runs(games, summary_frame(results))
