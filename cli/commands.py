@@ -244,8 +244,9 @@ def _run_options(f):
 
 @cli.command()
 @_run_options
-@click.option("--policy", "-p", default="greedy", show_default=True,
-              help="Player spec, e.g. random, greedy (see 'numberup players').")
+@click.option("--policy", "-p", default="expectimax", show_default=True,
+              help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200 "
+                   "(see 'numberup players').")
 def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policy):
     """Play many seeded games of a level and summarise the results.
 
@@ -277,3 +278,95 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
         from numberup.report import summary_table
 
         _print_rich(summary_table(frame.to_dict("records"), title=f"numberup simulate (seed {seed})"))
+
+
+@cli.command()
+@_run_options
+@click.option("--policy", "-p", "policies", multiple=True, required=True,
+              help="Player spec; repeat for each player (the first is the baseline).")
+def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policies):
+    """Compare players side by side on the same decks.
+
+    Every player plays games 0..N-1 of the seed, so game i is the same deal for all of them.
+    Per level and player: mean, medal probabilities with 95% intervals and time per game; and
+    for every player after the first, the paired difference of its score against the first
+    player's (mean with a 95% interval) and its wins, ties and losses.
+
+    \b
+    Example:
+      numberup compare --level 8 --policy greedy --policy expectimax --policy rollout:n=200
+    """
+    from numberup.players import parse_player
+    from numberup.simulate import summary_frame
+    from numberup.stats import paired
+
+    players = [parse_player(s) for s in policies]
+    out = _check_out_paths(out, log)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress)
+    frame = summary_frame(results)
+    rows = frame.to_dict("records")
+    base = {}
+    for r, row in zip(results, rows):
+        if r.level.number not in base:
+            base[r.level.number] = r
+            row.update(diff_mean=None, diff_lo=None, diff_hi=None, wins=None, ties=None, losses=None)
+        else:
+            row.update(paired(base[r.level.number].all_scores, r.all_scores))
+        row["vs"] = base[r.level.number].player.spec
+    _write_summary(out, __import__("pandas").DataFrame(rows))
+    if interrupted:
+        click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
+    if as_json:
+        keys = SUMMARY_KEYS + ("vs", "diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
+        _echo_json([{k: row[k] for k in keys} for row in rows])
+    else:
+        from numberup.report import compare_table
+
+        _print_rich(compare_table(rows, title=f"numberup compare (seed {seed}, same decks for every player)"))
+
+
+@cli.command()
+@click.option("--level", "-l", type=LEVEL_RANGE, required=True, help="The level (1-20).")
+@click.option("--card", "-c", default=None, help="The card just drawn, e.g. 3g.")
+@click.option("--hand", default=None, help='The hand (levels 18-20), e.g. "1r 2g 3b 4y 5o".')
+@click.option("--discards-left", type=click.IntRange(0), default=None,
+              help="Discards still allowed (levels 3, 13) [default: the level's, less --discarded].")
+@click.option("--discarded", default="", help='Cards already discarded, e.g. "2r 5y".')
+@click.option("--policy", "-p", default="rollout:n=4000", show_default=True,
+              help="The searcher that judges the actions (expectimax or rollout spec).")
+@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
+              help="Seed of the searcher's own randomness.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.argument("gridfile", type=click.File("r"))
+def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, gridfile):
+    """Where should this card go? Every legal action for a game on the table, best first.
+
+    GRIDFILE ('-' for stdin) holds the grid as it lies: one row per line, cards like 3g, '.'
+    for empty cells. Give the card just drawn with --card, or the hand with --hand on levels
+    18-20. Each action comes with the searcher's estimate of the final score's mean and of the
+    probabilities of bronze, silver and gold.
+
+    \b
+    Example:
+      numberup advise --level 14 --card 3g grid.txt
+    """
+    from numberup.advise import advise as advise_actions
+    from numberup.cards import InputError
+
+    if (card is None) == (hand is None):
+        raise click.UsageError("give exactly one of --card (the card just drawn) or --hand")
+    text = gridfile.read()
+    try:
+        actions = advise_actions(level, text, card if card is not None else hand, discarded,
+                                 discards_left, policy, seed)
+    except InputError as err:
+        src = "<stdin>" if gridfile.name == "<stdin>" else gridfile.name
+        raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None
+    if as_json:
+        _echo_json({"actions": actions})
+    else:
+        from numberup.report import advice_table
+
+        _print_rich(advice_table(actions, level))

@@ -36,6 +36,7 @@ def cli():
 def main(argv=None) -> None:
     """Run the CLI; bad input ends with one line on stderr and exit status 2."""
     from . import commands  # noqa: F401  (registers the commands on the group)
+    from . import reports  # noqa: F401  (registers plot and campaign)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from .commands import JobsParam, LevelsParam, _check_out_paths, _echo_json, _print_rich, _write_summary, run_runs
+from .commands import (JobsParam, LevelsParam, _check_out_paths, _echo_json, _print_rich,
+                       _write_summary, run_runs)
 from .main import cli
 
 RUN_ONLY = ("games", "seed", "jobs", "out")  # options that only make sense when playing games

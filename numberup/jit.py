@@ -31,10 +31,14 @@ def _cache_dirs() -> list[Path]:
     return dirs
 
 
+# The modules whose code ends up in compiled kernels (levels: the constants they read).
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "players", "search", "play")
+
+
 def refresh_cache() -> None:
-    """Drop this package's numba cache files if any source file changed since they were made."""
+    """Drop this package's numba cache files if a kernel module changed since they were made."""
     digest = hashlib.sha256()
-    for src in sorted(_HERE.glob("*.py")):
+    for src in sorted(_HERE / f"{name}.py" for name in KERNEL_MODULES):
         digest.update(src.name.encode() + src.read_bytes())
     stamp = digest.hexdigest()
     for d in _cache_dirs():

@@ -23,7 +23,7 @@ from .rng import _game_seed, _player_seed, _shuffle
 from .jit import kernel
 
 
-@kernel(inline="always")
+@kernel
 def _choose(p, geo, S, T, deck, values, cand, n_cand, may_discard, policy, params):
     """The action of player ``policy`` (with its ``params``): ``(hand slot, cell or -1)``.
 
@@ -38,7 +38,7 @@ def _choose(p, geo, S, T, deck, values, cand, n_cand, may_discard, policy, param
     return _random_action(S, cand, n_cand, may_discard)
 
 
-@kernel(inline="always")
+@kernel
 def _tracks(policy):
     """Players that read the exact line scores as cards go down (greedy, and rollouts of it)."""
     return policy == POLICY_GREEDY or policy == POLICY_ROLLOUT

@@ -113,7 +113,7 @@ register(PlayerType(
                        maximum=2),
         "sample": Param(0, "chance nodes look at a random sample of this many next cards "
                            "(0: all of them)", minimum=0),
-        "k": Param(16, "random completions per line in the evaluation", minimum=1),
+        "k": Param(64, "random completions per line in the evaluation", minimum=1),
         "objective": Param("mean", "what to maximise: the mean score or P(medal)",
                            choices=OBJECTIVES),
     },
@@ -168,7 +168,7 @@ def _num(x: float) -> str:
 # Kernels of the simple players.
 
 
-@kernel(inline="always")
+@kernel
 def _random_action(S, cand, n_cand, may_discard):
     """Uniform over hand slot x cell, plus one action for a discard when allowed."""
     n_hand = S.ints[I_HAND]
@@ -179,7 +179,7 @@ def _random_action(S, cand, n_cand, may_discard):
     return r // n_cand, cand[r % n_cand]
 
 
-@kernel(inline="always")
+@kernel
 def _greedy_action(p, geo, S, cand, n_cand, may_discard):
     """Best immediate score, then the larger sum of line values, then at random; a discard
     only when every placement scores strictly less than the grid as it stands."""

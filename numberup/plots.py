@@ -243,11 +243,14 @@ def dist_plot(games, level: int, *, policies=None, style: str = "hist",
                     linewidth=2, label=label)
             parts.append(pd.DataFrame({"policy": p, "score": values.astype(np.int64),
                                        "count": count.astype(np.int64), "p_le": p_le}))
-    # In a histogram a bin is centred on its results; the line sits on the edge of the first
-    # bin that earns the medal, so that what lies right of it is exactly P(>= threshold).
-    shift = step / 2 if style == "hist" else 0.0
+    base = int(every.min())
     for m, t in zip(MEDALS, lv.medals):
-        ax.axvline(t - shift, color=MEDAL_COLOURS[m], linestyle=MEDAL_STYLES[m], linewidth=1.8,
+        x = float(t)
+        if style == "hist":
+            # Bars are centred on their results: the line goes half a step below the lowest
+            # possible result >= t, so that what lies right of it is exactly P(>= t).
+            x = base + math.ceil((t - base) / step) * step - step / 2
+        ax.axvline(x, color=MEDAL_COLOURS[m], linestyle=MEDAL_STYLES[m], linewidth=1.8,
                    label=f"{m.capitalize()} >= {t}")
     ax.set_xlabel("game result (points)")
     if style == "hist":

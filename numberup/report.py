@@ -115,3 +115,36 @@ def summary_table(rows: list[dict], title: str = "Simulation"):
             f"{r['games_per_s']:,.0f}",
         )
     return table
+
+
+def compare_table(rows: list[dict], title: str):
+    """Players side by side, with the paired difference against the first player."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("level", "policy", "games", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
+                "s/game", "diff vs first [95%]", "W/T/L"):
+        table.add_column(col, justify="left" if col == "policy" else "right")
+    for r in rows:
+        diff = "-" if r.get("diff_mean") is None else (
+            f"{r['diff_mean']:+.2f} [{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}]")
+        wtl = "-" if r.get("wins") is None else f"{r['wins']}/{r['ties']}/{r['losses']}"
+        table.add_row(
+            str(r["level"]), r["policy"], f"{r['games']:,}", f"{r['mean']:.1f}",
+            *(pct(r[f"p_{m}"], r[f"p_{m}_lo"], r[f"p_{m}_hi"]) for m in ("bronze", "silver", "gold")),
+            f"{r['seconds_per_game']:.2g}", diff, wtl,
+        )
+    return table
+
+
+def advice_table(actions: list[dict], level: int):
+    from rich.table import Table
+
+    table = Table(title=f"Level {level}: actions, best first", title_justify="left")
+    for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)"):
+        table.add_column(col, justify="right")
+    for k, a in enumerate(actions, 1):
+        cell = "discard" if a["cell"] is None else f"{a['cell'][0]}, {a['cell'][1]}"
+        table.add_row(str(k), a["card"], cell, f"{a['mean']:.1f}", pct(a["p_bronze"]),
+                      pct(a["p_silver"]), pct(a["p_gold"]))
+    return table

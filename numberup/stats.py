@@ -50,3 +50,20 @@ def summarize(scores: np.ndarray, medals: tuple[int, int, int]) -> dict:
         out[f"p_{name}_lo"] = lo
         out[f"p_{name}_hi"] = hi
     return out
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> dict:
+    """``b - a`` game by game on the same decks: mean difference with a 95% normal interval,
+    and b's wins, ties and losses against a (over their common games)."""
+    n = min(len(a), len(b))
+    d = np.asarray(b[:n], np.float64) - np.asarray(a[:n], np.float64)
+    mean = float(d.mean()) if n else math.nan
+    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return {
+        "diff_mean": mean,
+        "diff_lo": mean - Z95 * se,
+        "diff_hi": mean + Z95 * se,
+        "wins": int((d > 0).sum()),
+        "ties": int((d == 0).sum()),
+        "losses": int((d < 0).sum()),
+    }

@@ -29,6 +29,7 @@ from reference import (  # noqa: E402
 )
 
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
+import numberup_cli.reports  # noqa: E402,F401  (registers plot and campaign)
 from numberup_cli.main import cli, main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))

@@ -1,0 +1,123 @@
+"""Advice for a game on the table: every legal action, ranked, with its estimated outcome."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import levels as L
+from .cards import EMPTY, InputError, format_card, parse_cards, parse_grid
+from .grid import geometry
+from .levels import Level, get_level
+from .players import OBJECTIVES, POLICY_EXPECTIMAX, POLICY_ROLLOUT, Player, parse_player
+
+DEFAULT_ADVISOR = "rollout:n=4000"
+
+
+def check_position(level: Level, grid: np.ndarray, hand: list[int], gone: list[int]) -> None:
+    """Raise :class:`InputError` for a position that cannot arise in a game of ``level``."""
+    geo = geometry(level.size)
+    where = {int(c): f"the grid (row {i // level.size}, col {i % level.size})"
+             for i, c in enumerate(grid) if c != EMPTY}
+    for name, cards in (("the hand", hand), ("the discards", gone)):
+        for c in cards:
+            if c in where:
+                raise InputError(f"card {format_card(c)} is in {name} and in {where[c]}: each card exists once")
+            where[c] = name
+    if len(gone) > level.discards:
+        raise InputError(f"level {level.number} allows {level.discards} discards, not {len(gone)}")
+    placed = [i for i, c in enumerate(grid) if c != EMPTY]
+    if len(placed) == level.cells:
+        raise InputError("the grid is full: the game is over, there is nothing to advise")
+    centre = [int(c) for c in geo.centre]
+    empty_centre = [c for c in centre if grid[c] == EMPTY]
+    outside = [i for i in placed if i not in centre]
+    if outside and empty_centre:
+        c = empty_centre[0]
+        raise InputError(
+            f"row {c // level.size}, col {c % level.size}: the centre must be filled before any "
+            "other cell (setup)"
+        )
+    seen = set(c for c in centre if grid[c] != EMPTY)
+    todo = list(seen)
+    while todo:
+        cell = todo.pop()
+        for nb in geo.neighbours[cell]:
+            if nb >= 0 and grid[nb] != EMPTY and nb not in seen:
+                seen.add(int(nb))
+                todo.append(int(nb))
+    for i in placed:
+        if i not in seen:
+            raise InputError(
+                f"row {i // level.size}, col {i % level.size}: card {format_card(int(grid[i]))} "
+                "is not connected to the centre"
+            )
+    cards_left = level.deck_size - len(placed) - len(gone)
+    if level.hand:
+        want = min(level.hand, cards_left) if len(placed) >= len(centre) else 1
+        if len(hand) != want:
+            raise InputError(f"level {level.number} is played from a hand of {want} here, not {len(hand)} (--hand)")
+    elif len(hand) != 1:
+        raise InputError(f"level {level.number} has no hand: give the card just drawn with --card")
+
+
+def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",
+           discards_left: int | None = None, player: Player | str = DEFAULT_ADVISOR,
+           seed: int = 1) -> list[dict]:
+    """Every legal action, best first: ``{"card", "cell" ([row, col] or None for a discard),
+    "mean", "p_bronze", "p_silver", "p_gold"}`` as the searcher estimates them."""
+    from .engine import _fill_deck, _load_state, _candidates, _may_discard, new_state
+    from .play import MAX_ACTIONS, _choose
+
+    lv = get_level(level)
+    player = parse_player(player) if isinstance(player, str) else player
+    if player.id not in (POLICY_EXPECTIMAX, POLICY_ROLLOUT):
+        raise InputError(f"advice needs a searcher (expectimax or rollout), not {player.spec!r}")
+    grid = parse_grid(grid_text, lv, source="grid")
+    hand = parse_cards(hand_text, lv, "hand")
+    gone = parse_cards(discarded, lv, "--discarded")
+    check_position(lv, grid, hand, gone)
+    left = lv.discards - len(gone) if discards_left is None else discards_left
+    if not 0 <= left <= lv.discards - len(gone):
+        raise InputError(
+            f"--discards-left {left}: level {lv.number} allows {lv.discards} discards and "
+            f"{len(gone)} are used"
+        )
+
+    p = L.PARAMS[lv.number]
+    geo = geometry(lv.size)
+    S, T = new_state(lv.cells), new_state(lv.cells)
+    deck_buf, deck2 = np.zeros(64, np.int8), np.zeros(64, np.int8)
+    n_deck = _fill_deck(p, deck_buf)
+    _load_state(p, geo, S, deck_buf, n_deck, grid, np.array(hand, np.int8), len(hand),
+                np.array(gone + [0], np.int8), len(gone), left)
+    from .rng import _player_seed
+
+    S.rng[0] = _player_seed(np.uint64(seed))
+    cand = np.zeros(64, np.int64)
+    n_cand = _candidates(geo, S, cand)
+    may_discard = bool(_may_discard(p, geo, S))
+    values = np.zeros((MAX_ACTIONS, 5), np.float64)
+    hand_now = [int(c) for c in S.hand[: len(hand)]]
+    slot, cell = _choose(p, geo, S, T, deck2, values, cand, n_cand, may_discard, player.id,
+                         player.params)
+    actions = []
+    for s in range(len(hand_now)):
+        for j in range(n_cand):
+            actions.append((s * n_cand + j, s, int(cand[j])))
+    if may_discard:
+        actions.append((len(hand_now) * n_cand, 0, -1))
+    objective = OBJECTIVES.index(player.param("objective"))
+    rows = []
+    for a, s, c in actions:
+        v = values[a]
+        rows.append({
+            "card": format_card(hand_now[s]),
+            "cell": None if c < 0 else [c // lv.size, c % lv.size],
+            "mean": float(v[0]), "p_bronze": float(v[1]), "p_silver": float(v[2]),
+            "p_gold": float(v[3]),
+            "_key": (int(s == slot and c == cell), float(v[objective]), float(v[0])),
+        })
+    rows.sort(key=lambda r: r["_key"], reverse=True)
+    for r in rows:
+        del r["_key"]
+    return rows

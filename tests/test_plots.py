@@ -1,0 +1,393 @@
+"""Plots: the files are valid PNG/SVG, and what is drawn equals the tables it was drawn from.
+
+Each plot function returns the Figure and the data drawn; the tests read the artists back
+(bar heights, histogram steps, points) and hold them against ``games.parquet`` and
+``summary.csv`` as ``numberup simulate --out`` wrote them. The ``plot`` command is run both
+from tables (``--from``) and playing the games itself, and for its one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from matplotlib.container import BarContainer, ErrorbarContainer
+from matplotlib.patches import StepPatch
+
+import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
+import numberup_cli.reports  # noqa: F401
+from numberup.levels import get_level
+from numberup.plots import (PALETTE, budget_family, budget_plot, dist_plot, histogram_bins,
+                            medals_plot, read_runs)
+from numberup_cli.main import cli, main
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MEDALS = ("bronze", "silver", "gold")
+
+
+def invoke(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, f"{args}: {result.output}\n{result.exception!r}"
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two directories as ``numberup simulate --out`` writes them: greedy and random players,
+    levels 1, 3 and 14, 50 games each."""
+    dirs = {}
+    for policy in ("greedy", "random"):
+        out = tmp_path_factory.mktemp(policy)
+        invoke(["simulate", "--level", "1,3,14", "--games", "50", "--policy", policy,
+                "--out", str(out), "--no-progress", "--json"])
+        dirs[policy] = out
+    return dirs
+
+
+@pytest.fixture(scope="module")
+def tables(runs):
+    return read_runs([runs["greedy"], runs["random"]])
+
+
+def assert_png(path):
+    data = path.read_bytes()
+    assert len(data) > 1000 and data.startswith(PNG_MAGIC), path
+
+
+def assert_svg(path):
+    root = ET.parse(path).getroot()
+    assert root.tag.endswith("svg"), root.tag
+    assert path.stat().st_size > 1000
+
+
+# -------------------------------------------------------------------------------------------
+# the data drawn equals the tables
+
+
+def test_read_runs_stacks_the_tables(runs, tables):
+    g = [pd.read_parquet(runs[p] / "games.parquet") for p in ("greedy", "random")]
+    assert len(tables.games) == sum(len(x) for x in g) == 2 * 3 * 50
+    assert len(tables.summary) == 6
+    assert tables.games["score"].tolist() == pd.concat(g)["score"].tolist()
+
+
+@pytest.mark.parametrize("level", [1, 3, 14])
+def test_dist_hist_counts_are_the_games_scores(tables, level):
+    plot = dist_plot(tables.games, level)
+    data = plot.data
+    ax = plot.figure.axes[0]
+    steps = [a for a in ax.patches if isinstance(a, StepPatch)]
+    assert len(steps) == 2
+    games = tables.games[tables.games["level"] == level]
+    for step, policy in zip(steps, ("greedy", "random")):
+        scores = games.loc[games["policy"] == policy, "score"].to_numpy()
+        rows = data[data["policy"] == policy]
+        edges = np.append(rows["left"].to_numpy(), rows["right"].iloc[-1])
+        assert rows["count"].tolist() == np.histogram(scores, edges)[0].tolist()
+        assert rows["count"].sum() == len(scores) == 50
+        for r in rows.itertuples():  # each bin holds exactly the results lowest..highest
+            assert r.count == ((scores >= r.lowest) & (scores <= r.highest)).sum()
+        values, drawn_edges, _ = step.get_data()
+        assert np.allclose(values, rows["count"] / len(scores))
+        assert np.allclose(drawn_edges, edges)
+        assert np.allclose(rows["share"], rows["count"] / len(scores))
+
+
+def test_dist_legend_probabilities_equal_the_summary(tables):
+    plot = dist_plot(tables.games, 14)
+    summary = tables.summary[tables.summary["level"] == 14].set_index("policy")
+    labels = [t.get_text() for t in plot.figure.axes[0].get_legend().get_texts()]
+    for player in plot.meta["players"]:
+        row = summary.loc[player["policy"]]
+        for m in MEDALS:
+            assert player[f"p_{m}"] == pytest.approx(row[f"p_{m}"])
+        label = next(t for t in labels if t.startswith(player["policy"]))
+        assert f"P(gold) {100 * row['p_gold']:.1f}%" in label
+    lv = get_level(14)
+    for m, t in zip(MEDALS, lv.medals):
+        assert any(f"{m.capitalize()} >= {t}" == text for text in labels)
+
+
+def test_dist_ecdf_is_the_empirical_cdf(tables):
+    plot = dist_plot(tables.games, 3, style="ecdf", policies=["random"])
+    scores = tables.games.query("level == 3 and policy == 'random'")["score"].to_numpy()
+    assert plot.data["policy"].unique().tolist() == ["random"]
+    for r in plot.data.itertuples():
+        assert r.p_le == pytest.approx(np.mean(scores <= r.score))
+    assert plot.data["count"].sum() == len(scores)
+    line = plot.figure.axes[0].lines[0]
+    assert np.allclose(line.get_ydata()[1:], plot.data["p_le"])
+
+
+@pytest.mark.parametrize("style", ["panels", "stacked"])
+def test_medals_bar_heights_are_the_summary(tables, style):
+    plot = medals_plot(tables.summary, style=style)
+    summary = tables.summary.set_index(["level", "policy"])
+    data = plot.data.set_index(["level", "policy"])
+    for key, row in data.iterrows():
+        for m in MEDALS:
+            assert row[f"p_{m}"] == summary.loc[key, f"p_{m}"]
+    levels = plot.meta["levels"]
+    assert levels == [1, 3, 14]
+    bars = [c for ax in plot.figure.axes for c in ax.containers if isinstance(c, BarContainer)]
+    if style == "panels":
+        # panel i, player j: the bars are p_<medal i> of that player, level by level
+        assert len(bars) == 3 * 2
+        for i, m in enumerate(MEDALS):
+            for j, policy in enumerate(("greedy", "random")):
+                c = bars[2 * i + j]
+                assert c.get_label() == policy
+                want = [summary.loc[(n, policy), f"p_{m}"] for n in levels]
+                assert [p.get_height() for p in c.patches] == pytest.approx(want)
+                facecolour = c.patches[0].get_facecolor()
+                from matplotlib.colors import to_rgba
+
+                assert facecolour == pytest.approx(to_rgba(PALETTE[j]))
+    else:
+        # per player: gold, silver, bronze segments; each segment's top is that medal's p
+        assert len(bars) == 2 * 3
+        for j, policy in enumerate(("greedy", "random")):
+            for k, m in enumerate(reversed(MEDALS)):
+                c = bars[3 * j + k]
+                want = [summary.loc[(n, policy), f"p_{m}"] for n in levels]
+                tops = [p.get_y() + p.get_height() for p in c.patches]
+                assert tops == pytest.approx(want)
+
+
+def test_medals_select_levels_and_players(tables):
+    plot = medals_plot(tables.summary, levels=[14], policies=["random"])
+    assert plot.data[["level", "policy"]].values.tolist() == [[14, "random"]]
+    with pytest.raises(ValueError, match="level 5"):
+        medals_plot(tables.summary, levels=[5])
+    with pytest.raises(ValueError, match="'wizard'"):
+        medals_plot(tables.summary, policies=["wizard"])
+
+
+def fake_budget():
+    return pd.DataFrame({
+        "level": [14] * 4, "policy": ["rollout:n=200", "greedy", "rollout:n=50", "rollout:n=800"],
+        "games": [100] * 4, "seconds_per_game": [1e-2, 2e-5, 3e-3, 4e-2],
+        "mean": [211.0, 196.0, 205.0, 214.0], "se": [0.7, 0.8, 0.8, 0.7],
+        "p_gold": [0.7, 0.52, 0.6, 0.74], "p_gold_lo": [0.66, 0.48, 0.56, 0.7],
+        "p_gold_hi": [0.74, 0.56, 0.64, 0.78],
+    })
+
+
+def test_budget_points_are_the_summary():
+    summary = fake_budget()
+    plot = budget_plot(summary, 14)
+    assert plot.data["policy"].tolist() == ["greedy", "rollout:n=50", "rollout:n=200",
+                                            "rollout:n=800"]
+    assert plot.data["family"].tolist() == ["greedy", "rollout", "rollout", "rollout"]
+    ax_mean, ax_gold = plot.figure.axes[:2]
+    assert ax_mean.get_xscale() == ax_gold.get_xscale() == "log"
+    for ax, col in ((ax_mean, "mean"), (ax_gold, "p_gold")):
+        drawn = {}
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer):
+                x, y = c.lines[0].get_data()
+                drawn[c.get_label()] = (list(x), list(y))
+        for fam, rows in plot.data.groupby("family", sort=False):
+            assert drawn[fam][0] == pytest.approx(rows["seconds_per_game"].tolist())
+            assert drawn[fam][1] == pytest.approx(rows[col].tolist())
+    # the rollout curve is one line in order of cost
+    rollout = next(c for c in ax_gold.containers if c.get_label() == "rollout")
+    assert rollout.lines[0].get_linestyle() == "-"
+
+
+def test_budget_from_real_runs(tables):
+    plot = budget_plot(tables.summary, 1)
+    summary = tables.summary[tables.summary["level"] == 1]
+    got = plot.data.set_index("policy")
+    for r in summary.itertuples():
+        assert got.loc[r.policy, "seconds_per_game"] == r.seconds_per_game
+        assert got.loc[r.policy, "mean"] == r.mean
+        assert got.loc[r.policy, "p_gold"] == r.p_gold
+
+
+def test_budget_family():
+    assert budget_family("rollout:n=200,base=greedy") == "rollout:base=greedy"
+    assert budget_family("expectimax:depth=2") == "expectimax"
+    assert budget_family("greedy") == "greedy"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-50, 400), min_size=1, max_size=60), st.sampled_from([1, 10]),
+       st.one_of(st.none(), st.integers(1, 30)))
+def test_histogram_bins_hold_whole_results(raw, step, width):
+    scores = np.array(raw) * step
+    edges, w, unit = histogram_bins(scores, (160, 180, 200), width)
+    assert np.allclose(np.diff(edges), w) and w % unit == 0
+    assert int(np.gcd.reduce(scores - scores.min())) % unit == 0
+    assert edges[0] < scores.min() and scores.max() < edges[-1]
+    # no result on an edge, so every bin holds whole results only
+    assert not np.isin(scores, edges).any()
+    assert np.histogram(scores, edges)[0].sum() == len(scores)
+    if width is None:
+        assert len(edges) - 1 <= 60
+
+
+def test_histogram_bins_start_a_bin_at_gold():
+    edges, w, unit = histogram_bins(np.array([150, 170, 190, 200, 230]), (160, 180, 200))
+    assert w == unit == 10 and 195.0 in edges
+
+
+# -------------------------------------------------------------------------------------------
+# the command
+
+
+def test_plot_dist_from_tables(runs, tmp_path):
+    out = tmp_path / "d.png"
+    data = json.loads(invoke(["plot", "dist", "--from", str(runs["greedy"]), "--from",
+                              str(runs["random"]), "--level", "14", "--output", str(out),
+                              "--json"]))
+    assert_png(out)
+    assert data["file"] == str(out) and data["format"] == "png" and data["level"] == 14
+    games = pd.concat(pd.read_parquet(runs[p] / "games.parquet") for p in runs)
+    for policy in ("greedy", "random"):
+        scores = games.query(f"level == 14 and policy == '{policy}'")["score"].to_numpy()
+        rows = [r for r in data["data"] if r["policy"] == policy]
+        edges = [r["left"] for r in rows] + [rows[-1]["right"]]
+        assert [r["count"] for r in rows] == np.histogram(scores, edges)[0].tolist()
+
+
+def test_plot_svg_and_default_name(runs, tmp_path):
+    out = tmp_path / "ecdf.svg"
+    invoke(["plot", "dist", "--from", str(runs["greedy"]), "-l", "1", "--style", "ecdf",
+            "--output", str(out)])
+    assert_svg(out)
+    stem = tmp_path / "medals"
+    invoke(["plot", "medals", "--from", str(runs["greedy"]), "--format", "svg",
+            "--output", str(stem)])
+    assert_svg(tmp_path / "medals.svg")
+
+
+def test_plot_medals_json_equals_summary(runs, tmp_path):
+    data = json.loads(invoke(["plot", "medals", "--from", str(runs["greedy"]), "--from",
+                              str(runs["random"]), "--style", "stacked", "--json",
+                              "--output", str(tmp_path / "m.png")]))
+    assert_png(tmp_path / "m.png")
+    summary = pd.concat(pd.read_csv(runs[p] / "summary.csv") for p in runs)
+    summary = summary.set_index(["level", "policy"])
+    assert len(data["data"]) == len(summary)
+    for r in data["data"]:
+        for m in MEDALS:
+            assert r[f"p_{m}"] == pytest.approx(summary.loc[(r["level"], r["policy"]), f"p_{m}"])
+
+
+def test_plot_plays_the_games_and_writes_the_tables(tmp_path):
+    out = tmp_path / "run"
+    data = json.loads(invoke(["plot", "dist", "--level", "1", "-p", "greedy", "-p", "random",
+                              "--games", "50", "--seed", "7", "--out", str(out), "--json",
+                              "--no-progress"]))
+    assert sorted(p.name for p in out.iterdir()) == ["dist-level1.png", "games.parquet",
+                                                     "summary.csv"]
+    assert_png(out / "dist-level1.png")
+    games = pd.read_parquet(out / "games.parquet")
+    assert len(games) == 100
+    for policy in ("greedy", "random"):
+        scores = games.loc[games["policy"] == policy, "score"].to_numpy()
+        rows = [r for r in data["data"] if r["policy"] == policy]
+        edges = [r["left"] for r in rows] + [rows[-1]["right"]]
+        assert [r["count"] for r in rows] == np.histogram(scores, edges)[0].tolist()
+    # the same seed read back gives the same plot data
+    again = json.loads(invoke(["plot", "dist", "--from", str(out), "--json",
+                               "--output", str(tmp_path / "again.png")]))
+    assert again["data"] == data["data"]
+
+
+def test_plot_medals_and_budget_play(tmp_path):
+    invoke(["plot", "medals", "--level", "1-2", "-p", "greedy", "--games", "30",
+            "--no-progress", "--output", str(tmp_path / "m.png")])
+    assert_png(tmp_path / "m.png")
+    data = json.loads(invoke(["plot", "budget", "--level", "2", "-p", "greedy", "-p", "random",
+                              "--games", "30", "--no-progress", "--json",
+                              "--output", str(tmp_path / "b.svg")]))
+    assert_svg(tmp_path / "b.svg")
+    assert sorted(r["policy"] for r in data["data"]) == ["greedy", "random"]
+    assert all(r["seconds_per_game"] > 0 for r in data["data"])
+
+
+def test_plot_help():
+    for args in (["plot", "--help"], ["plot", "dist", "--help"], ["plot", "medals", "--help"],
+                 ["plot", "budget", "--help"], ["campaign", "--help"]):
+        assert invoke(args).startswith("Usage: ")
+
+
+def _run_main(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+BAD = {
+    "no-source": (["plot", "dist", "--level", "1"], ["--from", "--policy"]),
+    "no-level-to-play": (["plot", "medals", "-p", "greedy"], ["--level"]),
+    "two-levels-dist": (["plot", "dist", "--level", "1,2", "-p", "greedy"],
+                        ["--level", "one level"]),
+    "bad-output-suffix": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.pdf"],
+                          ["--output", "x.pdf"]),
+    "format-mismatch": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.png",
+                         "--format", "svg"], ["--output", "svg"]),
+    "output-dir-missing": (["plot", "dist", "-l", "1", "-p", "greedy", "--output",
+                            "/nonexistent/x.png"], ["--output", "/nonexistent"]),
+    "bad-player": (["plot", "dist", "-l", "1", "-p", "wizard", "--games", "5"], ["'wizard'"]),
+    "bad-style": (["plot", "dist", "-l", "1", "-p", "greedy", "--style", "pie"],
+                  ["--style", "pie"]),
+    "bad-format": (["plot", "medals", "--format", "gif"], ["--format", "gif"]),
+    "unknown-kind": (["plot", "violin"], ["violin"]),
+    "games-zero": (["plot", "dist", "-l", "1", "-p", "greedy", "--games", "0"], ["--games"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_plot_bad_options(case, tmp_path, capsys, monkeypatch):
+    argv, must_name = BAD[case]
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run_main(argv, capsys)
+    _assert_one_line_error(code, out, err, must_name)
+    assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
+
+
+def _assert_one_line_error(code, out, err, must_name):
+    assert code == 2, f"exit status {code}, stderr:\n{err}"
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("numberup: error: "), err
+    for thing in must_name:
+        assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
+    assert out == ""
+
+
+def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    g, r = str(runs["greedy"]), str(runs["random"])
+    cases = [
+        (["plot", "dist", "--from", g], ["levels 1, 3, 14", "--level"]),
+        (["plot", "dist", "--from", g, "--level", "5"], ["level 5", "1, 3, 14"]),
+        (["plot", "medals", "--from", g, "-p", "random"], ["'random'", "greedy"]),
+        (["plot", "medals", "--from", g, "--from", g], ["--from", "both"]),
+        (["plot", "medals", "--from", g, "--seed", "4"], ["--seed", "--from"]),
+        (["plot", "medals", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
+        (["plot", "budget", "--from", g, "--from", r], ["--level"]),
+    ]
+    for argv, must_name in cases:
+        code, out, err = _run_main(argv, capsys)
+        _assert_one_line_error(code, out, err, must_name)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_medal_lines_split_the_bins_at_the_threshold():
+    # results step by 10 but sit at 5 mod 10: Gold (200) starts at the result 205
+    games = pd.DataFrame({"level": 14, "policy": "x", "score": [165, 185, 195, 205, 215]})
+    plot = dist_plot(games, 14, bin_width=10)
+    lines = {ln.get_label(): ln.get_xdata()[0] for ln in plot.figure.axes[0].lines}
+    assert lines["Gold >= 200"] == 200.0 and lines["Bronze >= 160"] == 160.0
+    right_of_gold = plot.data[plot.data["left"] >= 200]["count"].sum()
+    assert right_of_gold == 2 == plot.meta["players"][0]["p_gold"] * 5
