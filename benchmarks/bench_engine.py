@@ -8,12 +8,13 @@ Run: python benchmarks/bench_engine.py [--levels 1,14] [--games N]
 from __future__ import annotations
 
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 
 from common import best_time, machine
 
 from numberup.levels import get_level
 from numberup.players import parse_player
-from numberup.simulate import play_batch, set_jobs
+from numberup.simulate import play_batch
 
 
 def main() -> None:
@@ -30,11 +31,12 @@ def main() -> None:
         level = get_level(lv)
         for spec in args.players.split(","):
             player = parse_player(spec)
-            n = args.games or (200_000 if spec == "random" else 20_000)
+            n = args.games or (400_000 if spec == "random" else 50_000)
             rates = []
             for jobs in (1, 2):
-                set_jobs(jobs)
-                t = best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs), args.repeat)
+                with ThreadPoolExecutor(jobs) as pool:
+                    t = best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs, pool),
+                                  args.repeat)
                 rates.append(n / t)
             print(f"| {lv} | {spec} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f}x |")
 

@@ -118,9 +118,9 @@ class JobsParam(click.ParamType):
             self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
         if n < 1:
             self.fail(f"{n} is not a positive number of jobs", param, ctx)
-        import numba
+        from numberup.simulate import max_jobs
 
-        limit = numba.config.NUMBA_NUM_THREADS
+        limit = max_jobs()
         if n > limit:
             self.fail(f"{n} jobs, but this machine runs at most {limit} threads", param, ctx)
         return n

@@ -153,12 +153,12 @@ def _rescore_all(p, geo, S):
         S.line_values[li] = _line_value(points, markers)
 
 
-@kernel
+@kernel(inline="always")
 def _in_setup(geo, S):
     return S.ints[I_FILLED] < geo.centre.shape[0]
 
 
-@kernel
+@kernel(inline="always")
 def _remove_unseen(S, card):
     """The card is seen: take it out of the unseen list (swap with the last)."""
     k = S.unseen_pos[card]
@@ -170,7 +170,7 @@ def _remove_unseen(S, card):
     S.ints[I_UNSEEN] = last
 
 
-@kernel
+@kernel(inline="always")
 def _restore_unseen(S, card):
     """Undo :func:`_remove_unseen` (the order of the unseen list may change)."""
     k = S.ints[I_UNSEEN]
@@ -179,13 +179,13 @@ def _restore_unseen(S, card):
     S.ints[I_UNSEEN] = k + 1
 
 
-@kernel
+@kernel(inline="always")
 def _hand_add(S, card):
     S.hand[S.ints[I_HAND]] = card
     S.ints[I_HAND] += 1
 
 
-@kernel
+@kernel(inline="always")
 def _hand_remove(S, slot):
     """Remove the card in ``slot`` (the last card takes its place); returns it."""
     card = S.hand[slot]
@@ -196,7 +196,7 @@ def _hand_remove(S, slot):
     return card
 
 
-@kernel
+@kernel(inline="always")
 def _hand_capacity(p, geo, S):
     """Cards the player holds in this turn: 1 in setup and without a hand, else the hand size."""
     if _in_setup(geo, S) or p[L.P_HAND] == 0:
@@ -215,17 +215,17 @@ def _begin_turn(p, geo, S, deck):
         _hand_add(S, card)
 
 
-@kernel
+@kernel(inline="always")
 def _may_discard(p, geo, S):
     return S.ints[I_DISCARDS] > 0 and not _in_setup(geo, S)
 
 
-@kernel
+@kernel(inline="always")
 def _done(p, S):
     return S.ints[I_FILLED] == p[L.P_SIZE] * p[L.P_SIZE]
 
 
-@kernel
+@kernel(inline="always")
 def _candidates(geo, S, out):
     """Write the cells on offer into ``out``; returns how many (free centre cells in setup)."""
     n = 0
@@ -240,7 +240,7 @@ def _candidates(geo, S, out):
     return S.ints[I_LEGAL]
 
 
-@kernel
+@kernel(inline="always")
 def _refresh_legal(geo, S, cell):
     """Make ``cell``'s membership of the legal list true: empty with a card next to it."""
     legal = False
@@ -265,7 +265,7 @@ def _refresh_legal(geo, S, cell):
         S.ints[I_LEGAL] = last
 
 
-@kernel
+@kernel(inline="always")
 def _rescore_cell(p, geo, S, cell):
     """Rescore the lines through ``cell``."""
     n = p[L.P_SIZE]
@@ -279,7 +279,7 @@ def _rescore_cell(p, geo, S, cell):
         S.line_values[li] = _line_value(points, markers)
 
 
-@kernel
+@kernel(inline="always")
 def _set_cell(p, geo, S, cell, card):
     S.grid[cell] = card
     S.ints[I_FILLED] += 1 if card >= 0 else -1
@@ -292,13 +292,13 @@ def _set_cell(p, geo, S, cell, card):
         _rescore_cell(p, geo, S, cell)
 
 
-@kernel
+@kernel(inline="always")
 def _place(p, geo, S, card, cell):
     """Put ``card`` on the empty ``cell`` (it must already be out of the unseen list)."""
     _set_cell(p, geo, S, cell, card)
 
 
-@kernel
+@kernel(inline="always")
 def _unplace(p, geo, S, cell):
     """Undo :func:`_place`; returns the card that was there."""
     card = S.grid[cell]
@@ -330,7 +330,7 @@ def _undo_apply(p, geo, S, slot, cell, card):
     S.ints[I_HAND] = last + 1
 
 
-@kernel
+@kernel(inline="always")
 def _draw(S, card):
     """The player draws ``card`` (a searcher supposing what comes next)."""
     _remove_unseen(S, card)
@@ -338,7 +338,7 @@ def _draw(S, card):
     S.ints[I_NEXT] += 1
 
 
-@kernel
+@kernel(inline="always")
 def _undraw(S, card):
     """Undo :func:`_draw` (the card is the last in hand)."""
     S.ints[I_HAND] -= 1
@@ -363,7 +363,7 @@ def _load_state(p, geo, S, deck, n_deck, grid, hand, n_hand, gone, n_gone, disca
     S.ints[I_DISCARDS] = discards_left
 
 
-@kernel
+@kernel(inline="always")
 def _copy_into(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
@@ -384,7 +384,7 @@ def _copy_state(S, T):
     _copy_into(T.ints, S.ints)
 
 
-@kernel
+@kernel(inline="always")
 def _aggregate_lines(agg, values, markers, n_lines):
     acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
     for li in range(n_lines):
@@ -394,13 +394,13 @@ def _aggregate_lines(agg, values, markers, n_lines):
     return _aggregate(agg, acc_sum, acc_min, acc_markers)
 
 
-@kernel
+@kernel(inline="always")
 def _result(p, S):
     """The game result of the grid as it stands."""
     return _aggregate_lines(p[L.P_AGG], S.line_values, S.line_markers, p[L.P_NLINES])
 
 
-@kernel
+@kernel(inline="always")
 def _line_sums(p, S):
     """(sum of line values, sum of checkmarkers) of the grid as it stands."""
     acc_sum, acc_markers = 0, 0

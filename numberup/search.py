@@ -61,7 +61,7 @@ _F_SAVE = 0  # fbuf rows 4*depth + 0..3: saved estimates of the lines through a 
 _F_NODE = 40  # fbuf rows 40..: node values (4 stats)
 
 
-@kernel
+@kernel(inline="always")
 def _contribution(p, points, markers):
     """What a line adds to the result: its value, or 10 x checkmarkers on such levels."""
     if p[L.P_AGG] == L.AGG_MARKERS_X10:
@@ -149,7 +149,7 @@ def _estimate_all(p, geo, S, k, n_pool):
         _estimate_line(p, geo, S, li, k, n_pool)
 
 
-@kernel
+@kernel(inline="always")
 def _upper_tail(mu, var, threshold):
     """P(X >= threshold) for X ~ Normal(mu, var) on whole numbers (continuity corrected)."""
     if var <= 1e-12:
@@ -185,7 +185,7 @@ def _evaluate(p, S, out):
     out[3] = _upper_tail(mu, var, p[L.P_GOLD])
 
 
-@kernel
+@kernel(inline="always")
 def _save_lines(p, geo, S, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
@@ -194,7 +194,7 @@ def _save_lines(p, geo, S, cell, depth):
                 S.fbuf[_F_SAVE + depth * 4 + k, q] = S.line_eval[li, q]
 
 
-@kernel
+@kernel(inline="always")
 def _restore_lines(p, geo, S, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
@@ -203,7 +203,7 @@ def _restore_lines(p, geo, S, cell, depth):
                 S.line_eval[li, q] = S.fbuf[_F_SAVE + depth * 4 + k, q]
 
 
-@kernel
+@kernel(inline="always")
 def _reestimate(p, geo, S, cell, k, n_pool):
     for q in range(4):
         li = geo.cell_lines[cell, q]
@@ -211,13 +211,13 @@ def _reestimate(p, geo, S, cell, k, n_pool):
             _estimate_line(p, geo, S, li, k, n_pool)
 
 
-@kernel
+@kernel(inline="always")
 def _copy4(dst, src):
     for q in range(4):
         dst[q] = src[q]
 
 
-@kernel
+@kernel(inline="always")
 def _better(a, b, objective):
     """Node value ``a`` beats ``b`` under the objective (ties: the larger mean)."""
     if a[objective] > b[objective] + 1e-12:
@@ -227,7 +227,7 @@ def _better(a, b, objective):
     return a[0] > b[0] + 1e-12
 
 
-@kernel
+@kernel(inline="always")
 def _decide_leaf(p, geo, S, prm, n_pool, out):
     """A decision whose every action is judged by the evaluation right after it."""
     objective = np.int64(prm[X_OBJECTIVE])
@@ -257,7 +257,7 @@ def _decide_leaf(p, geo, S, prm, n_pool, out):
     _copy4(out, best)
 
 
-@kernel
+@kernel(inline="always")
 def _chance_decide(p, geo, S, prm, n_pool, out):
     """The next card (every unseen card alike, or a sample), then a :func:`_decide_leaf`.
 
@@ -426,7 +426,7 @@ def _rollout_action(p, geo, S, T, deck, cand, n_cand, may_discard, prm, values):
     return best // n_cand, cand[best % n_cand]
 
 
-@kernel
+@kernel(inline="always")
 def _rollout_key(values, a, objective):
     """Sort key of action ``a`` from its sums: the objective's mean, then the mean score as a
     small tie-break."""

@@ -74,20 +74,27 @@ class RunResult:
 
 
 def set_jobs(jobs: int | str | None) -> int:
-    """Use ``jobs`` threads (``None``/``'auto'``: every core numba sees); returns the number."""
-    import numba
-
-    limit = numba.config.NUMBA_NUM_THREADS
+    """The number of threads for ``jobs`` (``None``/``'auto'``: every core this process may use)."""
+    limit = max_jobs()
     n = limit if jobs in (None, "auto", 0) else int(jobs)
     if not 1 <= n <= limit:
         raise ValueError(f"jobs must be from 1 to {limit} on this machine, not {n}")
-    numba.set_num_threads(n)
     return n
 
 
-def play_batch(level: Level, player: Player, seed: int, first: int, n: int, blocks: int) -> Batch:
-    """Play games ``first .. first+n-1`` of master ``seed`` on the current numba threads."""
-    from .play import _play_games, max_moves
+def max_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def play_batch(level: Level, player: Player, seed: int, first: int, n: int, blocks: int,
+               pool=None) -> Batch:
+    """Play games ``first .. first+n-1`` of master ``seed``, split into ``blocks`` blocks run on
+    ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here)."""
+    from .engine import new_state
+    from .play import MAX_ACTIONS, _play_block, max_moves
 
     p = L.PARAMS[level.number]
     nl = int(p[L.P_NLINES])
@@ -96,8 +103,21 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
         np.zeros(n, np.uint64), np.zeros(n, np.int64), np.zeros((n, nl), np.int16),
         np.zeros((n, level.deck_size), np.int8), np.zeros((n, max_moves(level), 2), np.int8),
     )
-    _play_games(p, geometry(level.size), player.id, player.params, np.uint64(seed % 2**64),
-                first, max(1, min(blocks, n)), b.seeds, b.scores, b.lines, b.decks, b.moves)
+    geo = geometry(level.size)
+    blocks = max(1, min(blocks, n))
+    bounds = [(n * k // blocks, n * (k + 1) // blocks) for k in range(blocks)]
+
+    def block(lo_hi):
+        scratch = (new_state(level.cells), new_state(level.cells), np.zeros(64, np.int8),
+                   np.zeros(64, np.int8), np.zeros((MAX_ACTIONS, 5), np.float64))
+        _play_block(p, geo, *scratch, player.id, player.params, np.uint64(seed % 2**64), first,
+                    lo_hi[0], lo_hi[1], b.seeds, b.scores, b.lines, b.decks, b.moves)
+
+    if pool is None:
+        for lo_hi in bounds:
+            block(lo_hi)
+    else:
+        list(pool.map(block, bounds))
     return b
 
 
@@ -160,6 +180,8 @@ def run(
     stop : callable
         Checked after each chunk; when true, the run ends there (``interrupted``).
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     lv = get_level(level)
     threads = set_jobs(jobs)
     blocks = 4 * threads
@@ -168,23 +190,24 @@ def run(
     play_batch(lv, player, seed, first, 1, 1)  # compile (or load from cache) before timing
     size = chunk or max(8, 4 * threads)
     done = 0
-    while done < games:
-        n = min(size, games - done)
-        t0 = time.perf_counter()
-        batch = play_batch(lv, player, seed, first + done, n, blocks)
-        dt = time.perf_counter() - t0
-        result.seconds += dt
-        result.scores.append(batch.scores.copy())
-        for sink in sinks:
-            sink.write(batch)
-        done += n
-        if progress:
-            progress(n)
-        if stop():
-            result.interrupted = done < games
-            break
-        if not chunk:  # aim at chunk_seconds per chunk: responsive progress and Ctrl-C
-            size = int(min(max(8, n * chunk_seconds / max(dt, 1e-6)), 4 * n, 1_000_000))
+    with ThreadPoolExecutor(threads) as pool:
+        while done < games:
+            n = min(size, games - done)
+            t0 = time.perf_counter()
+            batch = play_batch(lv, player, seed, first + done, n, blocks, pool)
+            dt = time.perf_counter() - t0
+            result.seconds += dt
+            result.scores.append(batch.scores.copy())
+            for sink in sinks:
+                sink.write(batch)
+            done += n
+            if progress:
+                progress(n)
+            if stop():
+                result.interrupted = done < games
+                break
+            if not chunk:  # aim at chunk_seconds per chunk: responsive progress and Ctrl-C
+                size = int(min(max(8, n * chunk_seconds / max(dt, 1e-6)), 4 * n, 1_000_000))
     return result
 
 
