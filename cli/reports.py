@@ -287,7 +287,7 @@ def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output
 
 @cli.command()
 @click.option("--policy", "-p", default=None, metavar="SPEC",
-              help="Player spec [default: greedy]; with --from, which player of the tables "
+              help="Player spec [default: expectimax]; with --from, which player of the tables "
                    "(needed when they hold several).")
 @click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
               help="Games per level, when playing.")
@@ -350,7 +350,7 @@ def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progr
             seeds = set(runs.summary.loc[runs.summary["policy"] == name, "seed"].astype(int))
         seed = seeds.pop() if len(seeds) == 1 else None
     else:
-        runs, chosen, _ = _tables((), list(range(1, 21)), [policy or "greedy"], games, seed, jobs,
+        runs, chosen, _ = _tables((), list(range(1, 21)), [policy or "expectimax"], games, seed, jobs,
                                   out, progress, need="games")
         name = chosen[0]
         samples = level_samples(runs.games, name)

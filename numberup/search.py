@@ -160,8 +160,14 @@ def _upper_tail(mu, var, threshold):
 
 @kernel
 def _evaluate(p, S, out):
-    """``out[:4]`` := (mean, P(bronze), P(silver), P(gold)) of the grid, from the line estimates."""
+    """``out[:5]`` := (mean, P(bronze), P(silver), P(gold), sum of the line means) of the grid,
+    from the line estimates. The sum breaks ties of the others: on levels scored by the lowest
+    line, many moves leave the same lowest line, and the sum still tells them apart."""
     nl = p[L.P_NLINES]
+    total = 0.0
+    for li in range(nl):
+        total += S.line_eval[li, 0]
+    out[4] = total
     if p[L.P_AGG] == L.AGG_MIN_X10:
         low = 1e300
         pb = ps = pg = 1.0
@@ -213,18 +219,24 @@ def _reestimate(p, geo, S, cell, k, n_pool):
 
 @kernel(inline="always")
 def _copy4(dst, src):
-    for q in range(4):
+    """Copy a node value (its 5 entries)."""
+    for q in range(5):
         dst[q] = src[q]
 
 
 @kernel(inline="always")
 def _better(a, b, objective):
-    """Node value ``a`` beats ``b`` under the objective (ties: the larger mean)."""
+    """Node value ``a`` beats ``b`` under the objective (ties: the larger mean, then the larger
+    sum of line means)."""
     if a[objective] > b[objective] + 1e-12:
         return True
     if a[objective] < b[objective] - 1e-12:
         return False
-    return a[0] > b[0] + 1e-12
+    if a[0] > b[0] + 1e-12:
+        return True
+    if a[0] < b[0] - 1e-12:
+        return False
+    return a[4] > b[4] + 1e-12
 
 
 @kernel(inline="always")
@@ -236,7 +248,7 @@ def _decide_leaf(p, geo, S, prm, n_pool, out):
     n_cand = _candidates(geo, S, cand)
     best = S.fbuf[_F_NODE + 2]
     best[0] = -1e300
-    best[1:4] = -1.0
+    best[1:5] = -1e300
     child = S.fbuf[_F_NODE + 3]
     may_discard = _may_discard(p, geo, S)
     for slot in range(S.ints[I_HAND]):
@@ -281,16 +293,16 @@ def _chance_decide(p, geo, S, prm, n_pool, out):
             S.buf[row, j], S.buf[row, t] = S.buf[row, t], S.buf[row, j]
         n_draw = sample
     acc = S.fbuf[_F_NODE + 4]
-    acc[:4] = 0.0
+    acc[:5] = 0.0
     child = S.fbuf[_F_NODE + 5]
     for j in range(n_draw):
         card = S.buf[row, j]
         _draw(S, card)
         _decide_leaf(p, geo, S, prm, n_pool, child)
         _undraw(S, card)
-        for q in range(4):
+        for q in range(5):
             acc[q] += child[q]
-    for q in range(4):
+    for q in range(5):
         out[q] = acc[q] / n_draw
 
 
@@ -309,7 +321,7 @@ def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
     child = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 2]
     best = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 3]
     best[0] = -1e300
-    best[1:4] = -1.0
+    best[1:5] = -1e300
     best_slot, best_cell, a = 0, cand[0], 0
     for slot in range(S.ints[I_HAND]):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):

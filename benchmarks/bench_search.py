@@ -1,0 +1,53 @@
+"""Time per game and per move of the searchers, 5x5 and 6x6, one and two threads.
+
+Input: games 0..N-1 of master seed 1 on levels 1 and 14 (5x5) and 5 and 15 (6x6).
+Variants: expectimax depth 1 (k = 16, 64), expectimax depth 2 (sample 6), rollout (n = 50,
+200); threads 1 / 2. Reference: greedy (the same decks), for the speed ratio.
+Target: expectimax depth 1 >= 200 games/s per core on 5x5 levels.
+Run: python benchmarks/bench_search.py [--levels 1,5] [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import ThreadPoolExecutor
+
+from common import best_time, machine
+
+from numberup.levels import get_level
+from numberup.players import parse_player
+from numberup.simulate import play_batch
+
+SEARCHERS = ("expectimax:k=16", "expectimax", "expectimax:depth=2,sample=6",
+             "rollout:n=50", "rollout")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--levels", default="1,14,5,15")
+    ap.add_argument("--seconds", type=float, default=4.0, help="about this long per timing")
+    ap.add_argument("--repeat", type=int, default=2)
+    args = ap.parse_args()
+    print(f"# searchers: best of {args.repeat} ({machine()})")
+    print("| level | grid | player | games/s, 1 thread | ms/game | ms/move | games/s, 2 threads | speed-up |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for lv in map(int, args.levels.split(",")):
+        level = get_level(lv)
+        moves = level.cells + level.discards
+        for spec in SEARCHERS:
+            player = parse_player(spec)
+            probe = best_time(lambda: play_batch(level, player, 1, 0, 4, 1), 1) / 4
+            n = max(4, int(args.seconds / probe))
+            rates = []
+            for jobs in (1, 2):
+                with ThreadPoolExecutor(jobs) as pool:
+                    t = best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs, pool),
+                                  args.repeat)
+                rates.append(n / t)
+            ms = 1000 / rates[0]
+            print(f"| {lv} | {level.size}x{level.size} | {spec} | {rates[0]:,.0f} | {ms:.2f} | "
+                  f"{ms / moves:.3f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
