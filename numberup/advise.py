@@ -57,7 +57,10 @@ def check_position(level: Level, grid: np.ndarray, hand: list[int], gone: list[i
         if len(hand) != want:
             raise InputError(f"level {level.number} is played from a hand of {want} here, not {len(hand)} (--hand)")
     elif len(hand) != 1:
-        raise InputError(f"level {level.number} has no hand: give the card just drawn with --card")
+        raise InputError(
+            f"level {level.number} has no hand: --card takes the one card just drawn, "
+            f"not {len(hand)} cards"
+        )
 
 
 def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",

@@ -1,0 +1,349 @@
+"""The searchers (expectimax, rollouts) and the advise and compare commands.
+
+The reference is tests/expectiminimax.py: a plain-Python expectiminimax over the rules of
+RULES.md, exact by full enumeration to the end of the game (final grids scored by
+tests/reference.py), written without numberup.
+
+Where numberup's expectimax is exact: it judges an unfinished grid by an *estimate* (random
+completions of its lines), so its values are exact only where its tree reaches the end of the
+game on every path. ``depth=2`` places the current card and the next one; a discard uses a
+card without filling a cell. So the tree ends in full grids, scored exactly, with every
+chance node enumerating all unseen cards, when 2 cells are empty and no discard is left, or 1
+cell is empty and at most 1 discard is left (``depth=1``: 1 empty cell, no discard). There,
+advise's per-action means must equal the reference's values to rounding; elsewhere they are
+estimates and only self-consistency is checked.
+
+Rollouts on positions with 2 empty cells (no discard left): after the action one cell is left,
+so the greedy base player's continuation is forced (on a hand level it picks the card of best
+final score, which is what the reference does) and a rollout's result is the final result
+after a uniformly random next card. Its mean must converge to the reference value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expectiminimax import (  # noqa: E402
+    DISCARDS, HAND, Position, action_values, outcomes, position_texts, random_position,
+)
+from reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_card, parse_grid  # noqa: E402
+
+import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
+from numberup.advise import advise  # noqa: E402
+from numberup.levels import get_level  # noqa: E402
+from numberup.players import parse_player  # noqa: E402
+from numberup.simulate import play_batch  # noqa: E402
+from numberup_cli.main import cli, main  # noqa: E402
+
+ALL_LEVELS = list(range(1, 21))
+LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
+TOL = 1e-9
+OBJECTIVE_KEY = {"mean": "mean", "bronze": "p_bronze", "silver": "p_silver", "gold": "p_gold"}
+
+
+def _action(row: dict) -> tuple:
+    """An advise row as the reference's action: (card, (row, col) or None)."""
+    return parse_card(row["card"]), tuple(row["cell"]) if row["cell"] is not None else None
+
+
+def _advise(state: Position, gone=(), player="expectimax:depth=2", seed=1) -> list[dict]:
+    grid, hand, discarded = position_texts(state, gone)
+    return advise(state.level, grid, hand, discarded, state.discards_left, player=player, seed=seed)
+
+
+def _exact_for(depth: int, state: Position) -> bool:
+    """Does expectimax of this depth reach the end of the game on every path (module doc)?"""
+    empty = sum(cell is None for row in state.grid for cell in row)
+    if depth == 1:
+        return empty == 1 and state.discards_left == 0
+    return (empty <= 2 and state.discards_left == 0) or (empty == 1 and state.discards_left <= 1)
+
+
+def _endgames(level: int, rng: random.Random) -> list[tuple]:
+    """(position, discarded cards) on which depth 2 is exact: 2 empty cells (random and greedy
+    play up to there; greedy grids lie near the medals, so P(gold) varies), 1 empty cell; on
+    discard levels also 1 empty cell with a discard left (the discard is an action)."""
+    out = [random_position(level, 2, rng, rng.randint(0, DISCARDS.get(level, 0)), 0)
+           for _ in range(4)]
+    out += [random_position(level, 2, rng, 0, 0, greedy=True) for _ in range(2)]
+    out += [random_position(level, 1, rng, 0, 0) for _ in range(2)]
+    if level in DISCARDS:
+        out += [random_position(level, 1, rng, used, 2 - max(used, 1)) for used in (0, 1, 1)]
+    return out
+
+
+# -------------------------------------------------------------------------------------------
+# expectimax = exact expectiminimax on endgames
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS, ids=LEVEL_IDS)
+def test_expectimax_exact_on_endgames(level):
+    rng = random.Random(1000 + level)
+    for state, gone in _endgames(level, rng):
+        assert _exact_for(2, state)
+        where = f"level {level}, hand {position_texts(state, gone)[1]!r}, discards left " \
+                f"{state.discards_left}, grid:\n{position_texts(state)[0]}"
+        for objective in ("mean", "gold"):
+            ref = action_values(state, objective)
+            spec = f"expectimax:depth=2,objective={objective}"
+            rows = _advise(state, gone, spec, seed=rng.randrange(99))
+            got = {_action(r): r[OBJECTIVE_KEY[objective]] for r in rows}
+            assert sorted(got, key=str) == sorted(ref, key=str), f"actions differ at {where}"
+            for a, value in ref.items():
+                assert got[a] == pytest.approx(value, abs=TOL), (
+                    f"{objective} of {a} at {where}: expectimax {got[a]}, exact {value}")
+            top = _action(rows[0])
+            assert ref[top] >= max(ref.values()) - TOL, (
+                f"{objective}: advise's top {top} is not best at {where}")
+
+
+def test_reference_rules():
+    """The reference's own turn flow: 6x6 setup offers the free centre cells and no discard;
+    a hand level draws back to five after setup; a discard takes the card just drawn."""
+    rng = random.Random(5)
+    n = 6
+    grid = [[None] * n for _ in range(n)]
+    grid[2][3] = (1, 0)
+    state = Position(9, tuple(map(tuple, grid)), ((2, 0),), ((3, 0), (4, 0)))
+    assert sorted(cell for _, cell in state.legal_actions()) == [(2, 2), (3, 2), (3, 3)]
+    in_setup = Position(19, state.grid, (), ((2, 0), (3, 0)))
+    assert in_setup.capacity() == 1 and in_setup.is_chance_node()
+    start13 = Position(13, ((None,) * 5,) * 5, ((2, 0),), ((3, 0),), discards_left=2)
+    assert start13.legal_actions() == [((2, 0), (2, 2))]  # the centre, and no discard in setup
+    setup_done, _ = random_position(19, 32, rng)  # 4 centre cards placed
+    after = Position(19, setup_done.grid, (), setup_done.hand + setup_done.unseen)
+    assert after.capacity() == HAND[19] and after.is_chance_node()
+    s = after
+    while s.is_chance_node():
+        s = s.child(s.chance_outcomes()[0][0])
+    assert len(s.hand) == 5
+    state3, _ = random_position(3, 3, rng, 1)
+    assert state3.legal_actions()[-1] == (state3.hand[0], None)
+    assert state3.child(state3.legal_actions()[-1]).discards_left == 0
+
+
+# -------------------------------------------------------------------------------------------
+# rollouts converge to the exact values
+
+
+def _sd(dist: list) -> float:
+    mean = sum(p * r for p, r in dist)
+    return math.sqrt(max(sum(p * (r - mean) ** 2 for p, r in dist), 0.0))
+
+
+@pytest.mark.parametrize("level", [1, 3, 8, 9, 14, 17, 18], ids=lambda n: f"level-{n}")
+def test_rollouts_converge(level):
+    """n=20000 rollouts: with two actions successive halving has one round, so each action
+    gets n/2 rollouts; on the hand level (10 actions, 4 rounds) every action gets at least
+    n/(10*4) in the first round and only the top action is checked. Bound: 4 sigma/sqrt(count)."""
+    n = 20000
+    rng = random.Random(70 + level)
+    for _ in range(2):
+        state, gone = random_position(level, 2, rng, 0, 0, greedy=True)
+        rows = _advise(state, gone, f"rollout:n={n},base=greedy", seed=rng.randrange(99))
+        ref = action_values(state)
+        n_act = len(ref)
+        rounds = max(1, math.ceil(math.log2(n_act)))
+        count = n // (n_act * rounds)
+        checked = rows if n_act == 2 else rows[:1]
+        for row in checked:
+            a = _action(row)
+            sd = _sd(outcomes(state.child(a)))
+            assert abs(row["mean"] - ref[a]) <= 4 * sd / math.sqrt(count) + TOL, (
+                f"level {level}, action {a}: rollout mean {row['mean']}, exact {ref[a]} "
+                f"(sd {sd}, {count} rollouts), grid:\n{position_texts(state)[0]}")
+
+
+# -------------------------------------------------------------------------------------------
+# advise agrees with the player in actual play
+
+
+def _positions(batch, g: int) -> list[tuple]:
+    """(position, discarded cards, move) before each move of game ``g`` of a batch."""
+    lv = REF_LEVELS[batch.level.number]
+    n = lv.size
+    to_card = lambda i: (int(i) // 8 + 1, int(i) % 8)  # noqa: E731  (numberup's card id)
+    deck = [to_card(c) for c in batch.decks[g]]
+    grid = [[None] * n for _ in range(n)]
+    hand, gone, nxt, out = [], [], 0, []
+    for card_id, cell in batch.moves[g]:
+        if card_id < 0:
+            break
+        state = Position(lv.number, tuple(map(tuple, grid)), (), ())
+        cap = state.capacity()
+        while len(hand) < cap and nxt < len(deck):
+            hand.append(deck[nxt])
+            nxt += 1
+        state = Position(lv.number, state.grid, tuple(hand), tuple(deck[nxt:]),
+                         DISCARDS.get(lv.number, 0) - len(gone))
+        card = to_card(card_id)
+        move = (card, None if cell < 0 else (int(cell) // n, int(cell) % n))
+        out.append((state, tuple(gone), move))
+        hand.remove(card)
+        if cell < 0:
+            gone.append(card)
+        else:
+            grid[int(cell) // n][int(cell) % n] = card
+    return out
+
+
+@pytest.mark.parametrize(
+    "level, spec", [(1, "expectimax:depth=2"), (13, "expectimax:depth=2"), (18, "expectimax")],
+    ids=["level-1", "level-13", "level-18"])
+def test_advise_agrees_with_play(level, spec):
+    """In games of ``spec``: where the search is exact, the move played and advise's top action
+    are both best by the reference; at a mid-game position advise's top action is the best
+    by its own values (the player's own random stream only breaks ties and seeds completions,
+    so the same position can be judged slightly differently in the game)."""
+    batch = play_batch(get_level(level), parse_player(spec), 11, 0, 3, 1)
+    depth = int(parse_player(spec).param("depth"))
+    exact = 0
+    for g in range(3):
+        positions = _positions(batch, g)
+        for state, gone, move in positions:
+            if not _exact_for(depth, state):
+                continue
+            exact += 1
+            ref = action_values(state)
+            best = max(ref.values())
+            assert ref[move] >= best - TOL, f"game {g}: played {move} ({ref[move]}), best {best}"
+            top = _action(_advise(state, gone, spec)[0])
+            assert ref[top] >= best - TOL, f"game {g}: advise's {top} ({ref[top]}), best {best}"
+        state, gone, move = positions[len(positions) // 2]
+        rows = _advise(state, gone, spec, seed=g)
+        assert move in {_action(r) for r in rows}
+        assert all(rows[0]["mean"] >= r["mean"] - 1e-12 for r in rows)
+    assert exact >= 3
+
+
+# -------------------------------------------------------------------------------------------
+# objectives
+
+# Level 1, the last two cells: 4b on (1, 2) makes gold (80) whatever comes; on (3, 0) the mean
+# is higher (81.83) but gold only with 4 of the 6 unseen cards.
+GOLD_GRID = """\
+1y 5n 2b 2n 4g
+3y 1n . 4r 1r
+3b 3r 2o 1b 5b
+. 4n 2g 5g 3g
+5y 1o 3o 2y 4y
+"""
+SAFE, RISKY = (1, 2), (3, 0)
+
+
+def test_objective_gold():
+    assert parse_player("expectimax:objective=gold").param("objective") == "gold"
+    assert parse_player("rollout:n=100,base=greedy,objective=gold").param("objective") == "gold"
+    by_cell = lambda rows: {tuple(r["cell"]): r for r in rows}  # noqa: E731
+    mean_rows = advise(1, GOLD_GRID, "4b", player="expectimax:depth=2")
+    assert tuple(mean_rows[0]["cell"]) == RISKY
+    for spec in ("expectimax:depth=2,objective=gold", "rollout:n=20000,base=greedy,objective=gold"):
+        rows = advise(1, GOLD_GRID, "4b", player=spec)
+        assert tuple(rows[0]["cell"]) == SAFE, spec
+        assert rows[0]["p_gold"] == max(r["p_gold"] for r in rows) == 1.0, spec
+        assert by_cell(rows)[RISKY]["p_gold"] == pytest.approx(4 / 6, abs=0.02), spec
+    # the default depth and a mid-game position: the first action's P(gold) is the largest
+    state, gone = random_position(14, 12, random.Random(3), greedy=True)
+    rows = _advise(state, gone, "expectimax:objective=gold")
+    assert rows[0]["p_gold"] >= max(r["p_gold"] for r in rows) - 1e-12
+
+
+# -------------------------------------------------------------------------------------------
+# CLI: compare and advise
+
+
+def _invoke(args, input=None):
+    result = CliRunner().invoke(cli, args, input=input)
+    assert result.exit_code == 0, (
+        f"numberup {' '.join(args)}:\n{result.output}\n{result.exception!r}")
+    return result.stdout
+
+
+def test_compare_json():
+    rows = json.loads(_invoke(["compare", "--level", "1", "--policy", "random", "--policy",
+                               "greedy", "--games", "200", "--json", "--no-progress"]))
+    assert [r["policy"] for r in rows] == ["random", "greedy"]
+    paired_keys = ("diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
+    for r in rows:
+        for key in ("level", "policy", "games", "seed", "mean", "sd", "p_gold", "p_gold_lo",
+                    "p_gold_hi", "seconds", "vs") + paired_keys:
+            assert key in r, key
+        assert r["vs"] == "random" and r["games"] == 200
+    assert all(rows[0][k] is None for k in paired_keys)
+    g = rows[1]
+    assert 0 < g["diff_lo"] <= g["diff_mean"] <= g["diff_hi"]
+    assert g["diff_mean"] == pytest.approx(g["mean"] - rows[0]["mean"])
+    assert g["wins"] + g["ties"] + g["losses"] == 200
+
+
+def test_advise_json_and_text_from_stdin():
+    spec = "expectimax:depth=2"
+    args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "-"]
+    data = json.loads(_invoke(args + ["--json"], input=GOLD_GRID))
+    assert list(data) == ["actions"]
+    keys = ["card", "cell", "mean", "p_bronze", "p_silver", "p_gold"]
+    assert all(list(a) == keys for a in data["actions"])
+    grid = parse_grid(GOLD_GRID)
+    seen = [c for row in grid for c in row] + [(4, 4)]
+    state = Position(1, tuple(map(tuple, grid)), ((4, 4),),
+                     tuple(c for c in ref_deck(1) if c not in seen))
+    ref = action_values(state)
+    assert {_action(a): a["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
+    assert [tuple(a["cell"]) for a in data["actions"]] == [RISKY, SAFE]
+    text = _invoke(args, input=GOLD_GRID)
+    rows = [ln for ln in text.splitlines() if ln.startswith("│")]
+    assert len(rows) == 2 and "3, 0" in rows[0] and "81.8" in rows[0] and "1, 2" in rows[1]
+
+
+# Bad input: exit status 2, one line on stderr, no traceback.
+FULL_1 = "\n".join(" ".join(f"{v}{c}" for c in "royg" + "b") for v in range(1, 6)) + "\n"
+HOLE_1 = "1r 1o 1y 1g 1b\n2r . 2y 2g 2b\n3r 3o 3y 3g 3b\n4r 4o 4y . 4b\n5r 5o 5y 5g 5b\n"
+LONE_1 = ". . . . 4n\n. . . . .\n. . 2o . .\n. . . . .\n. . . . .\n"
+NEAR_18 = ". . 1y 1g 1b\n2r 2o 2y 2g 2b\n3r 3o 3y 3g 3b\n4r 4o 4y 4g 4b\n5r 5o 5y 5g 5b\n"
+
+BAD_INPUT = {
+    "card-twice-grid-and-card": (["advise", "-l", "1", "--card", "2y", "G"], HOLE_1, "2y"),
+    "card-twice-in-grid": (["advise", "-l", "1", "--card", "2o", "G"],
+                           HOLE_1.replace("3g", "1r"), "1r"),
+    "card-in-grid-and-hand": (["advise", "-l", "18", "--hand", "1n 2n 3n 4n 5r", "G"],
+                              NEAR_18, "5r"),
+    "not-connected": (["advise", "-l", "1", "--card", "3y", "G"], LONE_1, "connected"),
+    "card-not-in-deck": (["advise", "-l", "1", "--card", "1m", "G"], HOLE_1, "1m"),
+    "value-not-in-deck": (["advise", "-l", "1", "--card", "6r", "G"], HOLE_1, "6r"),
+    "card-and-hand": (["advise", "-l", "1", "--card", "2o", "--hand", "2o", "G"], HOLE_1, "--hand"),
+    "neither-card-nor-hand": (["advise", "-l", "1", "G"], HOLE_1, "--card"),
+    "full-grid": (["advise", "-l", "1", "--card", "1n", "G"], FULL_1, "full"),
+    "not-a-searcher": (["advise", "-l", "1", "--card", "2o", "-p", "greedy", "G"], HOLE_1,
+                       "greedy"),
+    "hand-size": (["advise", "-l", "18", "--hand", "1n 2n 3n", "G"], NEAR_18, "hand"),
+    "card-on-hand-level": (["advise", "-l", "18", "--card", "1n", "G"], NEAR_18, "hand"),
+    "compare-unknown-policy": (["compare", "-l", "1", "-p", "random", "-p", "foo", "-n", "5"],
+                               None, "foo"),
+    "compare-depth-9": (["compare", "-l", "1", "-p", "expectimax:depth=9", "-n", "5"], None,
+                        "depth"),
+    "compare-bad-base": (["compare", "-l", "1", "-p", "rollout:base=foo", "-n", "5"], None, "foo"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUT))
+def test_bad_input(case, tmp_path, capsys):
+    argv, grid, needle = BAD_INPUT[case]
+    path = tmp_path / "grid.txt"
+    if grid is not None:
+        path.write_text(grid)
+    argv = [str(path) if a == "G" else a for a in argv] + ["--no-progress"] * (argv[0] == "compare")
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("numberup: error: "), err
+    assert "Traceback" not in err and needle in lines[0], err
