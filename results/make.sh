@@ -8,8 +8,8 @@ R=results
 RUNS=$R/runs
 mkdir -p "$RUNS"
 
-# 1. random, greedy and expectimax on the same 2,000 decks of every level
-numberup compare --level all -p random -p greedy -p expectimax --games 2000 --seed $SEED \
+# 1. greedy, random and expectimax on the same 2,000 decks of every level (paired with greedy)
+numberup compare --level all -p greedy -p random -p expectimax --games 2000 --seed $SEED \
     --out $RUNS/baseline --no-progress --json > $RUNS/baseline.json
 
 # 2. rollout (the strongest and slowest player) on the first 1,000 of those decks, paired
@@ -17,6 +17,62 @@ numberup compare --level all -p random -p greedy -p expectimax --games 2000 --se
 numberup compare --level all -p greedy -p rollout:n=200 --games 1000 --seed $SEED \
     --out $RUNS/rollout --no-progress --json > $RUNS/rollout.json
 
-# 3. playing for gold instead of for the mean
+# 3. playing for gold instead of for the mean, on the same decks
 numberup compare --level 8,14,15 -p expectimax -p expectimax:objective=gold --games 2000 \
     --seed $SEED --out $RUNS/objective --no-progress --json > $RUNS/objective.json
+numberup compare --level 8,15 -p rollout:n=200 -p rollout:n=200,objective=gold --games 600 \
+    --seed $SEED --out $RUNS/objective-rollout --no-progress --json > $RUNS/objective-rollout.json
+
+# 4. one table: every level x player (rollout from step 2), with the paired difference
+#    against greedy on the same decks
+python - <<'PY'
+import pandas as pd
+base = pd.read_csv("results/runs/baseline/summary.csv")
+roll = pd.read_csv("results/runs/rollout/summary.csv")
+out = pd.concat([base, roll[roll.policy.str.startswith("rollout")]], ignore_index=True)
+out = out.sort_values(["level", "games"], ascending=[True, False], kind="stable")
+cols = ["level", "policy", "games", "mean", "sd", "p_lost", "p_bronze", "p_silver", "p_gold",
+        "p_gold_lo", "p_gold_hi", "seconds_per_game", "vs", "diff_mean", "diff_lo", "diff_hi",
+        "wins", "ties", "losses"]
+out[cols].to_csv("results/summary.csv", index=False, float_format="%.6g")
+PY
+python - <<'PY'
+import pandas as pd
+frames = [pd.read_csv(f"results/runs/{d}/summary.csv") for d in ("objective", "objective-rollout")]
+pd.concat(frames, ignore_index=True).to_csv("results/objective.csv", index=False, float_format="%.6g")
+PY
+
+# 5. plots
+numberup plot medals --from $RUNS/baseline --output $R/medals.png
+numberup plot dist --from $RUNS/baseline --level 14 --output $R/dist-level14.png
+numberup plot dist --from $RUNS/baseline --level 8 --output $R/dist-level8.png
+numberup plot budget --level 14 -p greedy -p expectimax:k=16 -p expectimax -p expectimax:k=256 \
+    -p rollout:n=50 -p rollout:n=200 -p rollout:n=800 --games 400 --seed $SEED \
+    --out $RUNS/budget --no-progress --output $R/budget-level14.png
+
+# 6. the campaign: every level played 3 times, its best result counting
+numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 > $R/campaign.txt
+numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 --json > $R/campaign.json
+
+# 7. the medal-odds table of the main README (markdown, from summary.csv)
+python - <<'PY'
+import pandas as pd
+from numberup.levels import LEVELS
+s = pd.read_csv("results/summary.csv")
+players = ["random", "greedy", "expectimax", "rollout:n=200"]
+head = ("| level | bronze/silver/gold | " + " | ".join(f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players)
+        + " |\n|---|---|" + "---|" * len(players) + "\n")
+rows = []
+for lv in LEVELS:
+    cells = []
+    for p in players:
+        r = s[(s.level == lv.number) & (s.policy == p)]
+        if r.empty:
+            cells.append("-")
+            continue
+        r = r.iloc[0]
+        cells.append(f"{r['mean']:.1f}, {100 * r.p_bronze:.0f}% / {100 * r.p_silver:.0f}% / "
+                     f"{100 * r.p_gold:.1f}%")
+    rows.append(f"| {lv.number} | {'/'.join(map(str, lv.medals))} | " + " | ".join(cells) + " |")
+open("results/medal-odds.md", "w").write(head + "\n".join(rows) + "\n")
+PY
