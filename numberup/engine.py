@@ -204,7 +204,7 @@ def _hand_capacity(p, geo, S):
     return p[L.P_HAND]
 
 
-@kernel
+@kernel(inline="always")
 def _begin_turn(p, geo, S, deck):
     """Draw from ``deck`` until the hand is full or the deck is empty."""
     cap = _hand_capacity(p, geo, S)
@@ -410,7 +410,7 @@ def _line_sums(p, S):
     return acc_sum, acc_markers
 
 
-@kernel
+@kernel(inline="always")
 def _result_if(p, geo, S, card, cell, base_sum, base_markers):
     """(game result, sum of line values) if ``card`` went on ``cell``; the state is left as
     it was. ``base_sum``, ``base_markers``: :func:`_line_sums` of the state, so that only the

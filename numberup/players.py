@@ -168,7 +168,7 @@ def _num(x: float) -> str:
 # Kernels of the simple players.
 
 
-@kernel
+@kernel(inline="always")
 def _random_action(S, cand, n_cand, may_discard):
     """Uniform over hand slot x cell, plus one action for a discard when allowed."""
     n_hand = S.ints[I_HAND]
