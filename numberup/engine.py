@@ -159,24 +159,36 @@ def _in_setup(geo, S):
 
 
 @kernel(inline="always")
+def _set_add(items, pos, ints, count, x):
+    """Append ``x`` to the indexed set ``items[:ints[count]]`` (``pos[x]``: its index)."""
+    k = ints[count]
+    items[k] = x
+    pos[x] = k
+    ints[count] = k + 1
+
+
+@kernel(inline="always")
+def _set_remove(items, pos, ints, count, x):
+    """Remove ``x`` from the indexed set in O(1): the last item takes its place."""
+    k = pos[x]
+    last = ints[count] - 1
+    moved = items[last]
+    items[k] = moved
+    pos[moved] = k
+    pos[x] = -1
+    ints[count] = last
+
+
+@kernel(inline="always")
 def _remove_unseen(S, card):
-    """The card is seen: take it out of the unseen list (swap with the last)."""
-    k = S.unseen_pos[card]
-    last = S.ints[I_UNSEEN] - 1
-    moved = S.unseen[last]
-    S.unseen[k] = moved
-    S.unseen_pos[moved] = k
-    S.unseen_pos[card] = -1
-    S.ints[I_UNSEEN] = last
+    """The card is seen: take it out of the unseen list."""
+    _set_remove(S.unseen, S.unseen_pos, S.ints, I_UNSEEN, card)
 
 
 @kernel(inline="always")
 def _restore_unseen(S, card):
     """Undo :func:`_remove_unseen` (the order of the unseen list may change)."""
-    k = S.ints[I_UNSEEN]
-    S.unseen[k] = card
-    S.unseen_pos[card] = k
-    S.ints[I_UNSEEN] = k + 1
+    _set_add(S.unseen, S.unseen_pos, S.ints, I_UNSEEN, card)
 
 
 @kernel(inline="always")
@@ -250,19 +262,11 @@ def _refresh_legal(geo, S, cell):
             if nb >= 0 and S.grid[nb] >= 0:
                 legal = True
                 break
-    pos = S.legal_pos[cell]
-    if legal and pos < 0:
-        n = S.ints[I_LEGAL]
-        S.legal[n] = cell
-        S.legal_pos[cell] = n
-        S.ints[I_LEGAL] = n + 1
-    elif not legal and pos >= 0:
-        last = S.ints[I_LEGAL] - 1
-        moved = S.legal[last]
-        S.legal[pos] = moved
-        S.legal_pos[moved] = pos
-        S.legal_pos[cell] = -1
-        S.ints[I_LEGAL] = last
+    listed = S.legal_pos[cell] >= 0
+    if legal and not listed:
+        _set_add(S.legal, S.legal_pos, S.ints, I_LEGAL, cell)
+    elif listed and not legal:
+        _set_remove(S.legal, S.legal_pos, S.ints, I_LEGAL, cell)
 
 
 @kernel(inline="always")
