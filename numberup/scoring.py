@@ -113,9 +113,9 @@ def _better(value, total, best_value, best_total):
 @kernel(inline="always")
 def _top_start(starts):
     """The highest value v whose bit is set in any byte of ``starts``."""
-    folded = np.uint64(0)
-    for c in range(8):
-        folded |= _byte(starts, c)
+    folded = starts | (starts >> np.uint64(32))  # OR of the 8 bytes, in 3 steps
+    folded |= folded >> np.uint64(16)
+    folded = (folded | (folded >> np.uint64(8))) & np.uint64(0xFF)
     v = 6
     while v > 0 and not folded & (np.uint64(1) << np.uint64(v)):
         v -= 1
