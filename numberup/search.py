@@ -218,7 +218,26 @@ def _reestimate(p, geo, S, cell, k, n_pool):
 
 
 @kernel(inline="always")
-def _copy4(dst, src):
+def _try(p, geo, S, slot, cell, k, n_pool, depth):
+    """Play hand ``slot`` on ``cell`` (-1: discard) inside the search, re-estimating the lines
+    it touches; the estimates it replaces are kept in search level ``depth``'s slots."""
+    if cell >= 0:
+        _save_lines(p, geo, S, cell, depth)
+    _apply(p, geo, S, slot, cell)
+    if cell >= 0:
+        _reestimate(p, geo, S, cell, k, n_pool)
+
+
+@kernel(inline="always")
+def _untry(p, geo, S, slot, cell, card, depth):
+    """Undo :func:`_try` of ``card``: the grid, hand and line estimates are as they were."""
+    _undo_apply(p, geo, S, slot, cell, card)
+    if cell >= 0:
+        _restore_lines(p, geo, S, cell, depth)
+
+
+@kernel(inline="always")
+def _copy_value(dst, src):
     """Copy a node value (its 5 entries)."""
     for q in range(5):
         dst[q] = src[q]
@@ -247,26 +266,19 @@ def _decide_leaf(p, geo, S, prm, n_pool, out):
     cand = S.buf[_ROW_CAND + 1]
     n_cand = _candidates(geo, S, cand)
     best = S.fbuf[_F_NODE + 2]
-    best[0] = -1e300
-    best[1:5] = -1e300
+    best[:5] = -1e300
     child = S.fbuf[_F_NODE + 3]
     may_discard = _may_discard(p, geo, S)
     for slot in range(S.ints[I_HAND]):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
-            if cell >= 0:
-                _save_lines(p, geo, S, cell, 1)
-            _apply(p, geo, S, slot, cell)
-            if cell >= 0:
-                _reestimate(p, geo, S, cell, k, n_pool)
+            _try(p, geo, S, slot, cell, k, n_pool, 1)
             _evaluate(p, S, child)
-            _undo_apply(p, geo, S, slot, cell, card)
-            if cell >= 0:
-                _restore_lines(p, geo, S, cell, 1)
+            _untry(p, geo, S, slot, cell, card, 1)
             if _better(child, best, objective):
-                _copy4(best, child)
-    _copy4(out, best)
+                _copy_value(best, child)
+    _copy_value(out, best)
 
 
 @kernel(inline="always")
@@ -320,29 +332,22 @@ def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
     _estimate_all(p, geo, S, k, n_pool)
     child = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 2]
     best = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 3]
-    best[0] = -1e300
-    best[1:5] = -1e300
-    best_slot, best_cell, a = 0, cand[0], 0
+    best[:5] = -1e300
+    best_slot, best_cell = 0, cand[0]
     for slot in range(S.ints[I_HAND]):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
-            if cell >= 0:
-                _save_lines(p, geo, S, cell, MAX_DEPTH)
-            _apply(p, geo, S, slot, cell)
-            if cell >= 0:
-                _reestimate(p, geo, S, cell, k, n_pool)
+            _try(p, geo, S, slot, cell, k, n_pool, MAX_DEPTH)
             if depth >= 2:
                 _chance_decide(p, geo, S, prm, n_pool, child)
             else:
                 _evaluate(p, S, child)
-            _undo_apply(p, geo, S, slot, cell, card)
-            if cell >= 0:
-                _restore_lines(p, geo, S, cell, MAX_DEPTH)
+            _untry(p, geo, S, slot, cell, card, MAX_DEPTH)
             a = slot * n_cand + j if cell >= 0 else S.ints[I_HAND] * n_cand
-            _copy4(values[a], child)
+            _copy_value(values[a], child)
             if _better(child, best, objective):
-                _copy4(best, child)
+                _copy_value(best, child)
                 best_slot, best_cell = slot, cell
     return best_slot, best_cell
 
