@@ -155,21 +155,19 @@ def histogram_bins(scores, medals=(), bin_width: int | None = None, max_bins: in
     s = np.asarray(scores, dtype=np.int64)
     lo, hi = int(s.min()), int(s.max())
     step = int(np.gcd.reduce(s - lo)) or 1
-    if bin_width is None:
-        width = step
-        for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
-            width = step * m
-            if (hi - lo) // width + 1 <= max_bins:
-                break
-    else:
-        width = int(bin_width)
-        if width < 1:
+    widths = [step * m for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)]
+    if bin_width is not None:
+        widths = [int(bin_width)]
+        if widths[0] < 1:
             raise ValueError(f"bin width must be a whole number >= 1, not {bin_width!r}")
-    unit = math.gcd(step, width)
-    start = lo
-    if medals and (medals[-1] - lo) % unit == 0:
-        start = lo - (lo - medals[-1]) % width
-    n = (hi - start) // width + 1
+    for width in widths:  # the first width whose bins (Gold-aligned) are few enough
+        unit = math.gcd(step, width)
+        start = lo
+        if medals and (medals[-1] - lo) % unit == 0:
+            start = lo - (lo - medals[-1]) % width
+        n = (hi - start) // width + 1
+        if n <= max_bins:
+            break
     edges = start - unit / 2 + width * np.arange(n + 1, dtype=np.float64)
     return edges, width, unit
 
