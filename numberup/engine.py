@@ -253,6 +253,16 @@ def _candidates(geo, S, out):
 
 
 @kernel(inline="always")
+def _offered(geo, S, out):
+    """``(cells, n)``: the cells on offer as :func:`_candidates`, without copying the legal
+    list (``cells`` is ``S.legal`` after setup): for players that do not change the state
+    while they read it."""
+    if _in_setup(geo, S):
+        return out, _candidates(geo, S, out)
+    return S.legal, S.ints[I_LEGAL]
+
+
+@kernel(inline="always")
 def _refresh_legal(geo, S, cell):
     """Make ``cell``'s membership of the legal list true: empty with a card next to it."""
     legal = False
@@ -284,9 +294,35 @@ def _rescore_cell(p, geo, S, cell):
 
 
 @kernel(inline="always")
-def _set_cell(p, geo, S, cell, card):
+def _place(p, geo, S, card, cell):
+    """Put ``card`` on the empty ``cell`` (it must already be out of the unseen list).
+
+    A card going down can only make its own cell illegal and its empty neighbours legal, so
+    the legal list is updated without looking further; the update is written without
+    data-dependent branches (which a random player makes unpredictable)."""
     S.grid[cell] = card
-    S.ints[I_FILLED] += 1 if card >= 0 else -1
+    S.ints[I_FILLED] += 1
+    if S.legal_pos[cell] >= 0:
+        _set_remove(S.legal, S.legal_pos, S.ints, I_LEGAL, cell)
+    count = S.ints[I_LEGAL]
+    for k in range(4):
+        nb = geo.neighbours[cell, k]
+        nb = nb if nb >= 0 else cell  # off the grid: the cell itself, now never added
+        add = S.grid[nb] < 0 and S.legal_pos[nb] < 0
+        S.legal[count] = nb  # past the list's end unless added (count < cells: cell is full)
+        S.legal_pos[nb] = count if add else S.legal_pos[nb]
+        count += np.int64(add)
+    S.ints[I_LEGAL] = count
+    if S.ints[I_TRACK]:
+        _rescore_cell(p, geo, S, cell)
+
+
+@kernel(inline="always")
+def _unplace(p, geo, S, cell):
+    """Undo :func:`_place`; returns the card that was there."""
+    card = S.grid[cell]
+    S.grid[cell] = -1
+    S.ints[I_FILLED] -= 1
     _refresh_legal(geo, S, cell)
     for k in range(4):
         nb = geo.neighbours[cell, k]
@@ -294,24 +330,11 @@ def _set_cell(p, geo, S, cell, card):
             _refresh_legal(geo, S, nb)
     if S.ints[I_TRACK]:
         _rescore_cell(p, geo, S, cell)
-
-
-@kernel(inline="always")
-def _place(p, geo, S, card, cell):
-    """Put ``card`` on the empty ``cell`` (it must already be out of the unseen list)."""
-    _set_cell(p, geo, S, cell, card)
-
-
-@kernel(inline="always")
-def _unplace(p, geo, S, cell):
-    """Undo :func:`_place`; returns the card that was there."""
-    card = S.grid[cell]
-    _set_cell(p, geo, S, cell, -1)
     return card
 
 
-@kernel
-def _apply(p, geo, S, slot, cell):
+@kernel(inline="always")
+def _apply_inline(p, geo, S, slot, cell):
     """Play the card in hand ``slot`` on ``cell``, or discard it (``cell = -1``)."""
     card = _hand_remove(S, slot)
     if cell < 0:
@@ -319,6 +342,12 @@ def _apply(p, geo, S, slot, cell):
     else:
         _place(p, geo, S, card, cell)
     return card
+
+
+@kernel
+def _apply(p, geo, S, slot, cell):
+    """Play the card in hand ``slot`` on ``cell``, or discard it (``cell = -1``)."""
+    return _apply_inline(p, geo, S, slot, cell)
 
 
 @kernel

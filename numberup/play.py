@@ -11,11 +11,11 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    _apply, _begin_turn, _candidates, _done, _fill_deck, _may_discard, _rescore_all,
+    _apply_inline, _begin_turn, _candidates, _offered, _done, _fill_deck, _may_discard, _rescore_all,
     _result, _start,
 )
 from .players import (
-    POLICY_EXPECTIMAX, POLICY_GREEDY, POLICY_ROLLOUT, _greedy_action, _random_action,
+    POLICY_EXPECTIMAX, POLICY_GREEDY, POLICY_ROLLOUT, _greedy_inline, _random_action,
 )
 from .search import _expectimax_action, _rollout_action
 from .rng import _game_seed, _player_seed, _shuffle
@@ -29,12 +29,18 @@ def _choose(p, geo, S, T, deck, values, cand, n_cand, may_discard, policy, param
     ``T``, ``deck`` and ``values`` are scratch for searchers: a second state, a deck, and
     ``float64 (actions, 5)`` for each action's estimated (mean, P(bronze), P(silver), P(gold))."""
     if policy == POLICY_GREEDY:
-        return _greedy_action(p, geo, S, cand, n_cand, may_discard)
+        return _greedy_inline(p, geo, S, cand, n_cand, may_discard)
     if policy == POLICY_EXPECTIMAX:
         return _expectimax_action(p, geo, S, cand, n_cand, may_discard, params, values)
     if policy == POLICY_ROLLOUT:
         return _rollout_action(p, geo, S, T, deck, cand, n_cand, may_discard, params, values)
     return _random_action(S, cand, n_cand, may_discard)
+
+
+@kernel(inline="always")
+def _looks_ahead(policy):
+    """Players that change the state while they decide (and restore it)."""
+    return policy == POLICY_EXPECTIMAX or policy == POLICY_ROLLOUT
 
 
 @kernel(inline="always")
@@ -72,14 +78,17 @@ def _play_block(p, geo, S, T, deck, deck2, values, policy, params, master, first
         S.rng[0] = seed
         _shuffle(S.rng, deck, n_deck)
         S.rng[0] = _player_seed(seed)
-        cand = S.buf[0]
         m = 0
         while not _done(p, S):
             _begin_turn(p, geo, S, deck)
-            n_cand = _candidates(geo, S, cand)
+            if _looks_ahead(policy):  # searchers walk the tree in place: a copy of the cells
+                cand = S.buf[0]
+                n_cand = _candidates(geo, S, cand)
+            else:
+                cand, n_cand = _offered(geo, S, S.buf[0])
             slot, cell = _choose(p, geo, S, T, deck2, values, cand, n_cand,
                                  _may_discard(p, geo, S), policy, params)
-            out_moves[g, m, 0] = _apply(p, geo, S, slot, cell)
+            out_moves[g, m, 0] = _apply_inline(p, geo, S, slot, cell)
             out_moves[g, m, 1] = cell
             m += 1
         for k in range(m, out_moves.shape[1]):

@@ -176,11 +176,19 @@ def _random_action(S, cand, n_cand, may_discard):
     r = _below(S.rng, n_actions)
     if r == n_hand * n_cand:
         return 0, -1
+    if n_hand == 1:  # one card: no division
+        return 0, cand[r]
     return r // n_cand, cand[r % n_cand]
 
 
 @kernel
 def _greedy_action(p, geo, S, cand, n_cand, may_discard):
+    """:func:`_greedy_inline` as a call (for the searchers' rollouts)."""
+    return _greedy_inline(p, geo, S, cand, n_cand, may_discard)
+
+
+@kernel(inline="always")
+def _greedy_inline(p, geo, S, cand, n_cand, may_discard):
     """Best immediate score, then the larger sum of line values, then at random; a discard
     only when every placement scores strictly less than the grid as it stands."""
     best, best_sum, ties, best_slot, best_cell = -(1 << 40), -(1 << 40), 0, 0, cand[0]
