@@ -26,7 +26,8 @@ from numberup.campaign import (Pmf, best_of_k_pmf, campaign, chapter_odds, chapt
                                sum_pmf)
 from numberup.levels import CHAPTERS, LEVELS
 from numberup.stats import summarize
-from numberup_cli.main import cli, main
+from numberup_cli.main import cli
+from cli_checks import assert_one_line_error, run_main
 
 
 def approx_dict(d: dict, **kw):
@@ -269,22 +270,6 @@ def test_campaign_text(greedy_dir):
     assert "best of 3 attempts" in out
 
 
-def _run_main(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
-def _assert_one_line_error(code, out, err, must_name=()):
-    assert code == 2, f"exit status {code}, stderr:\n{err}"
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("numberup: error: "), err
-    for thing in must_name:
-        assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
-    assert out == ""
-
-
 def test_campaign_errors(greedy_dir, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     empty = tmp_path / "empty"
@@ -299,6 +284,6 @@ def test_campaign_errors(greedy_dir, tmp_path, capsys, monkeypatch):
         (["campaign", "--policy", "wizard", "--games", "5"], ["'wizard'"]),
     ]
     for argv, must_name in cases:
-        code, out, err = _run_main(argv, capsys)
-        _assert_one_line_error(code, out, err, must_name)
+        code, out, err = run_main(argv, capsys)
+        assert_one_line_error(code, out, err, must_name)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]

@@ -31,6 +31,7 @@ from reference import (  # noqa: E402
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 import numberup_cli.reports  # noqa: E402,F401  (registers plot and campaign)
 from numberup_cli.main import cli, main  # noqa: E402
+from cli_checks import assert_one_line_error, run_main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -227,31 +228,13 @@ BAD_GRIDS = {
 }
 
 
-def _run_main(argv, capsys) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
-def _assert_one_line_error(code, out, err, must_name=()):
-    assert code == 2, f"exit status {code}, stderr:\n{err}"
-    assert "Traceback" not in err, err
-    lines = err.splitlines()
-    assert len(lines) == 1, f"stderr is {len(lines)} lines, not one:\n{err}"
-    assert lines[0].startswith("numberup: error: "), err
-    for thing in must_name:
-        assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
-    assert out == "", f"something was printed on stdout before the error:\n{out}"
-
-
 @pytest.mark.parametrize("case", list(BAD_GRIDS))
 def test_score_bad_grid(case, tmp_path, capsys):
     text, level, must_name = BAD_GRIDS[case]
     path = tmp_path / "bad.txt"
     path.write_text(text)
-    code, out, err = _run_main(["score", "--level", str(level), str(path)], capsys)
-    _assert_one_line_error(code, out, err, [str(path), *must_name])
+    code, out, err = run_main(["score", "--level", str(level), str(path)], capsys)
+    assert_one_line_error(code, out, err, [str(path), *must_name])
 
 
 def test_score_bad_second_grid_prints_nothing(tmp_path, capsys):
@@ -259,8 +242,8 @@ def test_score_bad_second_grid_prints_nothing(tmp_path, capsys):
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text(GOOD_5)
     bad.write_text(GOOD_5 + "\n" + _with(GOOD_5, 4, 4, "5q"))
-    code, out, err = _run_main(["score", "--level", "1", str(good), str(bad)], capsys)
-    _assert_one_line_error(code, out, err, [str(bad), "line 11", "row 4", "col 4", "'5q'"])
+    code, out, err = run_main(["score", "--level", "1", str(good), str(bad)], capsys)
+    assert_one_line_error(code, out, err, [str(bad), "line 11", "row 4", "col 4", "'5q'"])
 
 
 BAD_ARGS = {
@@ -288,24 +271,24 @@ BAD_ARGS = {
 def test_bad_arguments(case, tmp_path, capsys, monkeypatch):
     argv, must_name = BAD_ARGS[case]
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run_main(argv, capsys)
-    _assert_one_line_error(code, out, err, must_name)
+    code, out, err = run_main(argv, capsys)
+    assert_one_line_error(code, out, err, must_name)
     assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
 
 
 def test_bad_player_before_any_output_file(tmp_path, capsys):
     out_dir, log = tmp_path / "out", tmp_path / "log.jsonl"
-    code, out, err = _run_main(["simulate", "--level", "1", "--games", "5", "--policy", "nobody",
+    code, out, err = run_main(["simulate", "--level", "1", "--games", "5", "--policy", "nobody",
                                 "--out", str(out_dir), "--log", str(log)], capsys)
-    _assert_one_line_error(code, out, err, ["'nobody'"])
+    assert_one_line_error(code, out, err, ["'nobody'"])
     assert not out_dir.exists() and not log.exists()
 
 
 def test_score_no_grid(tmp_path, capsys):
     path = tmp_path / "empty.txt"
     path.write_text("\n# nothing here\n\n")
-    code, out, err = _run_main(["score", "--level", "1", str(path)], capsys)
-    _assert_one_line_error(code, out, err, [str(path), "no grid"])
+    code, out, err = run_main(["score", "--level", "1", str(path)], capsys)
+    assert_one_line_error(code, out, err, [str(path), "no grid"])
 
 
 # -------------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ import numberup_cli.reports  # noqa: F401
 from numberup.levels import get_level
 from numberup.plots import (PALETTE, budget_family, budget_plot, dist_plot, histogram_bins,
                             medals_plot, read_runs)
-from numberup_cli.main import cli, main
+from numberup_cli.main import cli
+from cli_checks import assert_one_line_error, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
@@ -321,13 +322,6 @@ def test_plot_help():
         assert invoke(args).startswith("Usage: ")
 
 
-def _run_main(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 BAD = {
     "no-source": (["plot", "dist", "--level", "1"], ["--from", "--policy"]),
     "no-level-to-play": (["plot", "medals", "-p", "greedy"], ["--level"]),
@@ -352,18 +346,9 @@ BAD = {
 def test_plot_bad_options(case, tmp_path, capsys, monkeypatch):
     argv, must_name = BAD[case]
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run_main(argv, capsys)
-    _assert_one_line_error(code, out, err, must_name)
+    code, out, err = run_main(argv, capsys)
+    assert_one_line_error(code, out, err, must_name)
     assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
-
-
-def _assert_one_line_error(code, out, err, must_name):
-    assert code == 2, f"exit status {code}, stderr:\n{err}"
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("numberup: error: "), err
-    for thing in must_name:
-        assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
-    assert out == ""
 
 
 def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
@@ -379,8 +364,8 @@ def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
         (["plot", "budget", "--from", g, "--from", r], ["--level"]),
     ]
     for argv, must_name in cases:
-        code, out, err = _run_main(argv, capsys)
-        _assert_one_line_error(code, out, err, must_name)
+        code, out, err = run_main(argv, capsys)
+        assert_one_line_error(code, out, err, must_name)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,0 +1,28 @@
+"""Checks shared by the CLI tests: run the real entry point and judge a one-line error."""
+
+from __future__ import annotations
+
+import pytest
+
+from numberup_cli.main import main
+
+
+def run_main(argv, capsys) -> tuple[int, str, str]:
+    """Run ``numberup argv`` as the console script does: (exit status, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def assert_one_line_error(code, out, err, must_name=()):
+    """Exit status 2, one ``numberup: error:`` line on stderr naming each of ``must_name``,
+    no traceback and nothing on stdout."""
+    assert code == 2, f"exit status {code}, stderr:\n{err}"
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1, f"stderr is {len(lines)} lines, not one:\n{err}"
+    assert lines[0].startswith("numberup: error: "), err
+    for thing in must_name:
+        assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
+    assert out == "", f"something was printed on stdout before the error:\n{out}"
