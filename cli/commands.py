@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 
 import click
 
+from .common import (LEVEL_RANGE, SUMMARY_KEYS, LevelsParam, check_out_paths,
+                     echo_json, games_option, jobs_option, print_rich, run_runs, seed_option,
+                     write_summary)
 from .main import cli
-
-LEVEL_RANGE = click.IntRange(1, 20)
-
-
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2))
-
-
-def _print_rich(renderable) -> None:
-    from rich.console import Console
-
-    Console(soft_wrap=False, width=200 if not sys.stdout.isatty() else None).print(renderable)
 
 
 @cli.command()
@@ -37,11 +26,11 @@ def levels(level, as_json):
 
     chosen = [get_level(level)] if level else list(LEVELS)
     if as_json:
-        _echo_json([level_dict(lv) for lv in chosen] if not level else level_dict(chosen[0]))
+        echo_json([level_dict(lv) for lv in chosen] if not level else level_dict(chosen[0]))
     elif level:
         click.echo(level_text(level))
     else:
-        _print_rich(levels_table(chosen))
+        print_rich(levels_table(chosen))
 
 
 @cli.command()
@@ -75,144 +64,11 @@ def score(level, as_json, files):
             grids.append((f"{name}, line {lineno}", parse_grid(block, level, source=name, first_line=lineno)))
     results = [(src, score_grid(level, g)) for src, g in grids]
     if as_json:
-        _echo_json([r.to_dict() for _, r in results])
+        echo_json([r.to_dict() for _, r in results])
     else:
         from numberup.report import score_text
 
         click.echo("\n\n".join(score_text(r, src) for src, r in results))
-
-
-class LevelsParam(click.ParamType):
-    """A level number, a comma list or range of them ('1,3,5-7'), or 'all'."""
-
-    name = "N|all"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, list):
-            return value
-        text = str(value).strip().lower()
-        if text == "all":
-            return list(range(1, 21))
-        out = []
-        for part in text.split(","):
-            lo, dash, hi = part.partition("-")
-            try:
-                a, b = int(lo), int(hi) if dash else int(lo)
-            except ValueError:
-                self.fail(f"{value!r} is not a level number, a list like 1,3,5-7, or 'all'", param, ctx)
-            if not 1 <= a <= b <= 20:
-                self.fail(f"{part!r}: levels are numbered 1 to 20", param, ctx)
-            out.extend(range(a, b + 1))
-        return sorted(set(out))
-
-
-class JobsParam(click.ParamType):
-    name = "N|auto"
-
-    def convert(self, value, param, ctx):
-        if value in (None, "auto") or isinstance(value, int):
-            return value
-        try:
-            n = int(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
-        if n < 1:
-            self.fail(f"{n} is not a positive number of jobs", param, ctx)
-        from numberup.simulate import max_jobs
-
-        limit = max_jobs()
-        if n > limit:
-            self.fail(f"{n} jobs, but this machine runs at most {limit} threads", param, ctx)
-        return n
-
-
-def _progress_bar(enabled: bool):
-    """A rich progress bar on stderr (games, games/s, ETA), or a do-nothing stand-in."""
-    from contextlib import nullcontext
-
-    if not enabled:
-        return nullcontext(None)
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
-
-    class Rate(TextColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return super().render(task) if speed is None else f"{speed:,.0f} games/s"
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    Rate(""), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-
-
-def _check_out_paths(out, log):
-    """Create --out and check both paths before any game is played (nothing half-written)."""
-    from pathlib import Path
-
-    if out is not None:
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise click.BadParameter(f"{out} exists and is not a directory", param_hint="--out")
-        out.mkdir(parents=True, exist_ok=True)
-        if not os.access(out, os.W_OK):
-            raise click.BadParameter(f"{out} is not writable", param_hint="--out")
-    if log is not None:
-        parent = Path(log).resolve().parent
-        if not parent.is_dir():
-            raise click.BadParameter(f"directory {parent} does not exist", param_hint="--log")
-    return out
-
-
-def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
-    """Play every level x player on the same decks, streaming to --out and --log; returns the
-    results and whether the run was interrupted. Shared by simulate and compare."""
-    from numberup.simulate import GameLog, GameTable, run, stop_on_interrupt
-
-    sinks = []
-    table = GameTable(out / "games.parquet") if out is not None else None
-    if table:
-        sinks.append(table)
-    game_log = GameLog(log) if log else None
-    if game_log:
-        sinks.append(game_log)
-    results = []
-    ok = False
-    try:
-        with stop_on_interrupt() as flag, _progress_bar(progress) as bar:
-            for level in levels:
-                for player in players:
-                    task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
-                    r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
-                            sinks=sinks, stop=lambda: flag["stop"],
-                            progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
-                    results.append(r)
-                    if flag["stop"]:
-                        break
-                if flag["stop"]:
-                    break
-            interrupted = flag["stop"]
-        ok = True
-    finally:
-        if game_log:
-            game_log.close()
-        if table:
-            table.close() if ok else table.discard()
-    return results, interrupted
-
-
-def _write_summary(out, frame):
-    if out is None:
-        return
-    from numberup.simulate import atomic_write
-
-    with atomic_write(out / "summary.csv") as f:
-        frame.to_csv(f, index=False)
-
-
-SUMMARY_KEYS = ("level", "policy", "games", "seed", "mean", "sd", "se", "p05", "p25", "p50", "p75",
-                "p95", "p_lost", "p_lost_lo", "p_lost_hi", "p_bronze", "p_bronze_lo",
-                "p_bronze_hi", "p_silver", "p_silver_lo", "p_silver_hi", "p_gold", "p_gold_lo",
-                "p_gold_hi", "seconds", "games_per_s", "seconds_per_game")
 
 
 def _run_options(f):
@@ -220,12 +76,9 @@ def _run_options(f):
     for opt in reversed([
         click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
                      help="Level number, list (1,3,5-7) or 'all'."),
-        click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
-                     help="Games per level and player (2,500: medal odds within about +-2 points)."),
-        click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-                     help="Master seed: game i is dealt from (seed, i) alone."),
-        click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
-                     help="Threads; results do not depend on it."),
+        games_option("Games per level and player (2,500: medal odds within about +-2 points)."),
+        seed_option("Master seed: game i is dealt from (seed, i) alone."),
+        jobs_option("Threads; results do not depend on it."),
         click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
                      help="Directory for games.parquet (one row per game) and summary.csv."),
         click.option("--log", type=click.Path(dir_okay=False), default=None,
@@ -264,20 +117,20 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
     from numberup.simulate import summary_frame
 
     player = parse_player(policy)
-    out = _check_out_paths(out, log)
+    out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
     results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress)
     frame = summary_frame(results)
-    _write_summary(out, frame)
+    write_summary(out, frame)
     if interrupted:
         click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
     if as_json:
-        _echo_json([{k: r[k] for k in SUMMARY_KEYS} for r in frame.to_dict("records")])
+        echo_json([{k: r[k] for k in SUMMARY_KEYS} for r in frame.to_dict("records")])
     else:
         from numberup.report import summary_table
 
-        _print_rich(summary_table(frame.to_dict("records"), title=f"numberup simulate (seed {seed})"))
+        print_rich(summary_table(frame.to_dict("records"), title=f"numberup simulate (seed {seed})"))
 
 
 @cli.command()
@@ -301,7 +154,7 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
     from numberup.stats import paired
 
     players = [parse_player(s) for s in policies]
-    out = _check_out_paths(out, log)
+    out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
     results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress)
@@ -315,16 +168,16 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
         else:
             row.update(paired(base[r.level.number].all_scores, r.all_scores))
         row["vs"] = base[r.level.number].player.spec
-    _write_summary(out, __import__("pandas").DataFrame(rows))
+    write_summary(out, __import__("pandas").DataFrame(rows))
     if interrupted:
         click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
     if as_json:
         keys = SUMMARY_KEYS + ("vs", "diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
-        _echo_json([{k: row[k] for k in keys} for row in rows])
+        echo_json([{k: row[k] for k in keys} for row in rows])
     else:
         from numberup.report import compare_table
 
-        _print_rich(compare_table(rows, title=f"numberup compare (seed {seed}, same decks for every player)"))
+        print_rich(compare_table(rows, title=f"numberup compare (seed {seed}, same decks for every player)"))
 
 
 @cli.command()
@@ -336,8 +189,7 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
 @click.option("--discarded", default="", help='Cards already discarded, e.g. "2r 5y".')
 @click.option("--policy", "-p", default="rollout:n=4000", show_default=True,
               help="The searcher that judges the actions (expectimax or rollout spec).")
-@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-              help="Seed of the searcher's own randomness.")
+@seed_option("Seed of the searcher's own randomness.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.argument("gridfile", type=click.File("r"))
 def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, gridfile):
@@ -365,8 +217,8 @@ def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, g
         src = "<stdin>" if gridfile.name == "<stdin>" else gridfile.name
         raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None
     if as_json:
-        _echo_json({"actions": actions})
+        echo_json({"actions": actions})
     else:
         from numberup.report import advice_table
 
-        _print_rich(advice_table(actions, level))
+        print_rich(advice_table(actions, level))

@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from .commands import (JobsParam, LevelsParam, _check_out_paths, _echo_json, _print_rich,
-                       _write_summary, run_runs)
+from .common import (LevelsParam, check_out_paths, echo_json, games_option, jobs_option,
+                     print_rich, run_runs, seed_option, write_summary)
 from .main import cli
 
 RUN_ONLY = ("games", "seed", "jobs", "out")  # options that only make sense when playing games
@@ -37,12 +37,9 @@ def _run_options(f):
         click.option("--policy", "-p", "policies", multiple=True, metavar="SPEC",
                      help="Player spec, repeatable (e.g. -p greedy -p random): the players to "
                           "play, or with --from the players to plot (default: all)."),
-        click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
-                     help="Games per level and player, when playing."),
-        click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-                     help="Master seed, when playing: game i is dealt from (seed, i) alone."),
-        click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
-                     help="Threads, when playing; results do not depend on it."),
+        games_option("Games per level and player, when playing."),
+        seed_option("Master seed, when playing: game i is dealt from (seed, i) alone."),
+        jobs_option("Threads, when playing; results do not depend on it."),
         click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
                      help="When playing: write games.parquet and summary.csv here (and the "
                           "plot, unless --output)."),
@@ -134,13 +131,13 @@ def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, ne
     from numberup.plots import runs_from_results
 
     players = list({p.spec: p for p in map(parse_player, policies)}.values())
-    out = _check_out_paths(out, None)
+    out = check_out_paths(out, None)
     if progress is None:
         progress = sys.stderr.isatty()
     results, interrupted = run_runs(levels, players, games, seed, jobs, None, 0, out, None,
                                     progress)
     runs = runs_from_results(results)
-    _write_summary(out, runs.summary)
+    write_summary(out, runs.summary)
     if interrupted:
         click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
     return runs, [p.spec for p in players], out if out is not None else Path(".")
@@ -164,7 +161,7 @@ def _finish(plot, path, fmt, default_dir, stem, as_json):
     except OSError as err:
         raise click.ClickException(f"cannot write {path}: {err.strerror or err}") from None
     if as_json:
-        _echo_json({**plot.to_dict(), "file": str(path), "format": fmt})
+        echo_json({**plot.to_dict(), "file": str(path), "format": fmt})
     else:
         click.echo(f"wrote {path}")
 
@@ -289,14 +286,11 @@ def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output
 @click.option("--policy", "-p", default=None, metavar="SPEC",
               help="Player spec [default: expectimax]; with --from, which player of the tables "
                    "(needed when they hold several).")
-@click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
-              help="Games per level, when playing.")
+@games_option("Games per level, when playing.")
 @click.option("--attempts", "-k", type=click.IntRange(1), default=3, show_default=True,
               help="Attempts at every level; its best result counts for the chapter.")
-@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-              help="Master seed, when playing: game i is dealt from (seed, i) alone.")
-@click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
-              help="Threads, when playing; results do not depend on it.")
+@seed_option("Master seed, when playing: game i is dealt from (seed, i) alone.")
+@jobs_option("Threads, when playing; results do not depend on it.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="When playing: write games.parquet and summary.csv here.")
 @_from_option("Read the games from games.parquet written by 'numberup simulate --out DIR' "
@@ -356,7 +350,7 @@ def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progr
         samples = level_samples(runs.games, name)
     result = campaign_odds(samples, attempts)
     if as_json:
-        _echo_json(json_ready({"policy": name, "seed": seed, **result}))
+        echo_json(json_ready({"policy": name, "seed": seed, **result}))
     else:
         for part in campaign_tables(result, name, seed):
-            _print_rich(part) if not isinstance(part, str) else click.echo(part)
+            print_rich(part) if not isinstance(part, str) else click.echo(part)
