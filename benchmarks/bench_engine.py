@@ -8,13 +8,10 @@ Run: python benchmarks/bench_engine.py [--levels 1,14] [--games N]
 from __future__ import annotations
 
 import argparse
-from concurrent.futures import ThreadPoolExecutor
-
-from common import best_time, machine
+from common import games_per_second, machine
 
 from numberup.levels import get_level
 from numberup.players import parse_player
-from numberup.simulate import play_batch
 
 
 def main() -> None:
@@ -32,12 +29,7 @@ def main() -> None:
         for spec in args.players.split(","):
             player = parse_player(spec)
             n = args.games or (400_000 if spec == "random" else 50_000)
-            rates = []
-            for jobs in (1, 2):
-                with ThreadPoolExecutor(jobs) as pool:
-                    t = best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs, pool),
-                                  args.repeat)
-                rates.append(n / t)
+            rates = [games_per_second(level, player, n, jobs, args.repeat) for jobs in (1, 2)]
             print(f"| {lv} | {spec} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f}x |")
 
 
