@@ -4,7 +4,7 @@ Input: games 0..N-1 of master seed 1 on levels 1 and 14 (5x5) and 5 and 15 (6x6)
 Variants: expectimax depth 1 (k = 16, 64), expectimax depth 2 (sample 6), rollout (n = 50,
 200); threads 1 / 2. Reference: one thread (for the thread speed-up).
 Target: expectimax depth 1 >= 200 games/s per core on 5x5 levels.
-Run: python benchmarks/bench_search.py [--levels 1,5] [--games N]
+Run: python benchmarks/bench_search.py [--levels 1,5] [--seconds S] [--repeat K]
 """
 
 from __future__ import annotations

@@ -510,17 +510,18 @@ GAME_COLUMNS = ["level", "policy", "game", "seed", "score"]
 
 def read_runs(dirs) -> Runs:
     """Read ``games.parquet`` and ``summary.csv`` of each directory written by
-    ``numberup simulate --out DIR`` and stack them. A level x player must come from one
-    directory only (so that the games and the summaries describe the same games).
+    ``numberup simulate --out DIR`` and stack them. A level x player found in several
+    directories is taken from the first that has it, games and summary alike (so that they
+    describe the same games): ``--from A --from B`` adds B's other players to A's.
 
     Raises
     ------
     ValueError
-        A directory is missing, holds neither table, or repeats a level x player.
+        A directory is missing or holds neither table.
     """
     import pandas as pd
 
-    games, summaries, seen = [], [], {}
+    games, summaries, seen = [], [], set()
     for d in map(Path, dirs):
         if not d.is_dir():
             raise ValueError(f"{d} is not a directory of tables (numberup simulate --out DIR)")
@@ -528,23 +529,20 @@ def read_runs(dirs) -> Runs:
         if not gpath.exists() and not spath.exists():
             raise ValueError(f"{d} holds neither games.parquet nor summary.csv "
                              f"(write them with numberup simulate --out {d})")
-        pairs = set()
+        tables = []
         try:
             if gpath.exists():
-                g = pd.read_parquet(gpath, columns=GAME_COLUMNS)
-                games.append(g)
-                pairs |= set(zip(g["level"].astype(int), g["policy"]))
+                tables.append((games, pd.read_parquet(gpath, columns=GAME_COLUMNS)))
             if spath.exists():
-                s = pd.read_csv(spath)
-                summaries.append(s)
-                pairs |= set(zip(s["level"].astype(int), s["policy"]))
+                tables.append((summaries, pd.read_csv(spath)))
         except (OSError, KeyError, ValueError) as err:
             raise ValueError(f"{d}: cannot read its tables ({err})") from None
-        for level, policy in sorted(pairs):
-            if (level, policy) in seen:
-                raise ValueError(f"level {level} {policy} is in both {seen[(level, policy)]} "
-                                 f"and {d}: give each level x player once")
-            seen[(level, policy)] = d
+        pairs = set()
+        for out, t in tables:
+            keys = list(zip(t["level"].astype(int), t["policy"]))
+            out.append(t[[k not in seen for k in keys]])
+            pairs |= set(keys)
+        seen |= pairs
     return Runs(
         pd.concat(games, ignore_index=True) if games else None,
         pd.concat(summaries, ignore_index=True) if summaries else None,

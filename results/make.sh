@@ -43,7 +43,7 @@ pd.concat(frames, ignore_index=True).to_csv("results/objective.csv", index=False
 PY
 
 # 5. plots
-numberup plot medals --from $RUNS/baseline --output $R/medals.png
+numberup plot medals --from $RUNS/baseline --from $RUNS/rollout --output $R/medals.png
 numberup plot dist --from $RUNS/baseline --level 14 --output $R/dist-level14.png
 numberup plot dist --from $RUNS/baseline --level 8 --output $R/dist-level8.png
 numberup plot budget --level 14 -p greedy -p expectimax:k=16 -p expectimax -p expectimax:k=256 \

@@ -78,6 +78,15 @@ def test_read_runs_stacks_the_tables(runs, tables):
     assert tables.games["score"].tolist() == pd.concat(g)["score"].tolist()
 
 
+def test_read_runs_takes_a_repeated_level_and_player_from_the_first_directory(runs):
+    both = read_runs([runs["greedy"], runs["random"], runs["greedy"]])
+    once = read_runs([runs["greedy"], runs["random"]])
+    pd.testing.assert_frame_equal(both.games, once.games)
+    pd.testing.assert_frame_equal(both.summary, once.summary)
+    first = read_runs([runs["random"], runs["greedy"]])
+    assert first.games["policy"].iloc[0] == "random" and len(first.games) == len(once.games)
+
+
 @pytest.mark.parametrize("level", [1, 3, 14])
 def test_dist_hist_counts_are_the_games_scores(tables, level):
     plot = dist_plot(tables.games, level)
@@ -358,7 +367,6 @@ def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
         (["plot", "dist", "--from", g], ["levels 1, 3, 14", "--level"]),
         (["plot", "dist", "--from", g, "--level", "5"], ["level 5", "1, 3, 14"]),
         (["plot", "medals", "--from", g, "-p", "random"], ["'random'", "greedy"]),
-        (["plot", "medals", "--from", g, "--from", g], ["--from", "both"]),
         (["plot", "medals", "--from", g, "--seed", "4"], ["--seed", "--from"]),
         (["plot", "medals", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
         (["plot", "budget", "--from", g, "--from", r], ["--level"]),
