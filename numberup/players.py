@@ -26,6 +26,10 @@ POLICY_EXPECTIMAX = 2
 POLICY_ROLLOUT = 3
 
 OBJECTIVES = ("mean", "bronze", "silver", "gold")
+LATE_CELLS = 6  # on summed levels, a medal objective steers the last this many cards only
+OBJECTIVE_HELP = ("what to maximise: the mean score or P(medal); P(medal) steers throughout "
+                  "on levels scored by the lowest line, and in the last "
+                  f"{LATE_CELLS} cards of the others (the mean before)")
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ register(PlayerType(
         "sample": Param(0, "chance nodes look at a random sample of this many next cards "
                            "(0: all of them)", minimum=0),
         "k": Param(64, "random completions per line in the evaluation", minimum=1),
-        "objective": Param("mean", "what to maximise: the mean score or P(medal)",
+        "objective": Param("mean", OBJECTIVE_HELP,
                            choices=OBJECTIVES),
     },
 ))
@@ -125,7 +129,7 @@ register(PlayerType(
     {
         "n": Param(200, "rollouts per decision (about; spread over the actions)", minimum=1),
         "base": Param("greedy", "the player of the rollouts", choices=("random", "greedy")),
-        "objective": Param("mean", "what to maximise: the mean score or P(medal)",
+        "objective": Param("mean", OBJECTIVE_HELP,
                            choices=OBJECTIVES),
     },
 ))

@@ -18,6 +18,17 @@ summed variances; on levels scored by the lowest line, P(result >= T) is the pro
 lines of P(line value >= T/10) and the mean is 10 x the lowest line mean. Every node value is a
 4-vector (mean, P(bronze), P(silver), P(gold)); a player maximises one of them (its objective).
 
+Objectives
+----------
+``objective=mean`` ranks actions by the mean (then the sum of line means). A medal objective
+ranks by P(medal) where that estimate is sharp enough to steer (:func:`_objective`): always on
+levels scored by the lowest line, where it is a product of per-line probabilities and chasing
+Gold pays (on levels 3 and 20 it lifts P(gold) far above the mean player's: see results/), and
+on summed levels in the last ``LATE_CELLS`` cards only. Earlier in a summed level the normal
+law over random completions is too crude (random completions score far below real play, so
+P(medal) is biased low and flat), and ranking by it lost P(gold) against the mean player; there
+a medal objective ranks by the mean.
+
 Players
 -------
 ``expectimax:depth=D,sample=S,k=K,objective=O``: decision nodes over every action (hand slot x
@@ -41,11 +52,11 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
+    I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
     _draw, _may_discard, _result, _undo_apply, _undraw,
 )
 from .jit import kernel
-from .players import POLICY_GREEDY, _greedy_action, _random_action
+from .players import LATE_CELLS, POLICY_GREEDY, _greedy_action, _random_action
 from .rng import _below, _mix, _next, _shuffle
 from .scoring import _line_score, _line_value
 
@@ -237,6 +248,16 @@ def _untry(p, geo, S, slot, cell, card, depth):
 
 
 @kernel(inline="always")
+def _objective(p, S, objective):
+    """The objective a decision ranks by: a medal objective only where P(medal) is sharp
+    enough to steer (module doc, Objectives), else the mean."""
+    if objective == 0 or p[L.P_AGG] == L.AGG_MIN_X10:
+        return objective
+    empty = p[L.P_SIZE] * p[L.P_SIZE] - S.ints[I_FILLED]
+    return objective if empty <= LATE_CELLS else 0
+
+
+@kernel(inline="always")
 def _copy_value(dst, src):
     """Copy a node value (its 5 entries)."""
     for q in range(5):
@@ -259,9 +280,8 @@ def _better(a, b, objective):
 
 
 @kernel(inline="always")
-def _decide_leaf(p, geo, S, prm, n_pool, out):
+def _decide_leaf(p, geo, S, prm, objective, n_pool, out):
     """A decision whose every action is judged by the evaluation right after it."""
-    objective = np.int64(prm[X_OBJECTIVE])
     k = np.int64(prm[X_K])
     cand = S.buf[_ROW_CAND + 1]
     n_cand = _candidates(geo, S, cand)
@@ -282,7 +302,7 @@ def _decide_leaf(p, geo, S, prm, n_pool, out):
 
 
 @kernel(inline="always")
-def _chance_decide(p, geo, S, prm, n_pool, out):
+def _chance_decide(p, geo, S, prm, objective, n_pool, out):
     """The next card (every unseen card alike, or a sample), then a :func:`_decide_leaf`.
 
     Trees are two cards deep at most: numba cannot cache recursive functions (numba #6061),
@@ -292,7 +312,7 @@ def _chance_decide(p, geo, S, prm, n_pool, out):
         return
     remaining = S.ints[I_DECK] - S.ints[I_NEXT]
     if remaining <= 0 or (p[L.P_HAND] > 0 and S.ints[I_HAND] >= p[L.P_HAND]):
-        _decide_leaf(p, geo, S, prm, n_pool, out)
+        _decide_leaf(p, geo, S, prm, objective, n_pool, out)
         return
     n_draw = S.ints[I_UNSEEN]
     row = _ROW_DRAW
@@ -310,7 +330,7 @@ def _chance_decide(p, geo, S, prm, n_pool, out):
     for j in range(n_draw):
         card = S.buf[row, j]
         _draw(S, card)
-        _decide_leaf(p, geo, S, prm, n_pool, child)
+        _decide_leaf(p, geo, S, prm, objective, n_pool, child)
         _undraw(S, card)
         for q in range(5):
             acc[q] += child[q]
@@ -325,7 +345,7 @@ def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
     Actions are numbered slot-major, ``a = slot * n_cand + j`` for ``cand[j]``, and the
     discard, when allowed, is the last (as in :func:`_rollout_action`)."""
     depth = min(np.int64(prm[X_DEPTH]), MAX_DEPTH)
-    objective = np.int64(prm[X_OBJECTIVE])
+    objective = _objective(p, S, np.int64(prm[X_OBJECTIVE]))
     k = np.int64(prm[X_K])
     S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
     n_pool = _fill_pool(S)
@@ -340,7 +360,7 @@ def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
             card = S.hand[slot]
             _try(p, geo, S, slot, cell, k, n_pool, MAX_DEPTH)
             if depth >= 2:
-                _chance_decide(p, geo, S, prm, n_pool, child)
+                _chance_decide(p, geo, S, prm, objective, n_pool, child)
             else:
                 _evaluate(p, S, child)
             _untry(p, geo, S, slot, cell, card, MAX_DEPTH)
@@ -385,7 +405,7 @@ def _rollout_action(p, geo, S, T, deck, cand, n_cand, may_discard, prm, values):
     P(silver), P(gold)) of action ``a`` from all its rollouts, ``values[a, 4]`` their count."""
     budget = np.int64(prm[R_N])
     base = np.int64(prm[R_BASE])
-    objective = np.int64(prm[R_OBJECTIVE])
+    objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
     n_hand = S.ints[I_HAND]
     n_act = n_hand * n_cand + (1 if may_discard else 0)
     alive = S.buf[_ROW_DRAW]

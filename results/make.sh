@@ -17,10 +17,12 @@ numberup compare --level all -p greedy -p random -p expectimax --games 2000 --se
 numberup compare --level all -p greedy -p rollout:n=200 --games 1000 --seed $SEED \
     --out $RUNS/rollout --no-progress --json > $RUNS/rollout.json
 
-# 3. playing for gold instead of for the mean, on the same decks
-numberup compare --level 8,14,15 -p expectimax -p expectimax:objective=gold --games 2000 \
+# 3. playing for gold instead of for the mean, on the same decks: levels scored by the lowest
+#    line (3, 20), where P(gold) steers every move, and summed levels (8, 14, 15), where it
+#    steers the last cards only
+numberup compare --level 3,8,14,15,20 -p expectimax -p expectimax:objective=gold --games 2000 \
     --seed $SEED --out $RUNS/objective --no-progress --json > $RUNS/objective.json
-numberup compare --level 8,15 -p rollout:n=200 -p rollout:n=200,objective=gold --games 600 \
+numberup compare --level 3,8,15 -p rollout:n=200 -p rollout:n=200,objective=gold --games 600 \
     --seed $SEED --out $RUNS/objective-rollout --no-progress --json > $RUNS/objective-rollout.json
 
 # 4. one table: every level x player (rollout from step 2), with the paired difference

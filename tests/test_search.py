@@ -39,7 +39,7 @@ from reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_card, parse_
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 from numberup.advise import advise  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
+from numberup.players import LATE_CELLS, parse_player  # noqa: E402
 from numberup.simulate import play_batch  # noqa: E402
 from numberup_cli.main import cli, main  # noqa: E402
 
@@ -250,10 +250,12 @@ def test_objective_gold():
         assert tuple(rows[0]["cell"]) == SAFE, spec
         assert rows[0]["p_gold"] == max(r["p_gold"] for r in rows) == 1.0, spec
         assert by_cell(rows)[RISKY]["p_gold"] == pytest.approx(4 / 6, abs=0.02), spec
-    # the default depth and a mid-game position: the first action's P(gold) is the largest
-    state, gone = random_position(14, 12, random.Random(3), greedy=True)
-    rows = _advise(state, gone, "expectimax:objective=gold")
-    assert rows[0]["p_gold"] >= max(r["p_gold"] for r in rows) - 1e-12
+    # the default depth on a summed level: P(gold) steers the last LATE_CELLS cards, the
+    # mean the cards before; on a level scored by its lowest line P(gold) steers throughout
+    for level, empty, key in ((14, 12, "mean"), (14, LATE_CELLS, "p_gold"), (3, 20, "p_gold")):
+        state, gone = random_position(level, empty, random.Random(3), greedy=True)
+        rows = _advise(state, gone, "expectimax:objective=gold")
+        assert rows[0][key] >= max(r[key] for r in rows) - 1e-12, (level, empty)
 
 
 # -------------------------------------------------------------------------------------------
