@@ -23,7 +23,11 @@ its cell (:func:`_result_if`), and :func:`_place` / :func:`_unplace` let searche
 game tree in place.
 
 Kernels here allocate nothing (compiled without numba's reference counting, as in
-:mod:`numberup.scoring`); :func:`new_state` allocates.
+:mod:`numberup.scoring`); :func:`new_state` allocates. A call to a kernel passes the state's
+14 arrays by value, which costs as much as a random player's whole move, so the game loop
+inlines the move (:func:`_apply_inline`) and the simple players; searchers call
+:func:`_apply`, the same as a call (inlining it at each of their call sites would lengthen the
+first compile).
 """
 
 from __future__ import annotations

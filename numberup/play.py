@@ -11,8 +11,8 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    _apply_inline, _begin_turn, _candidates, _offered, _done, _fill_deck, _may_discard, _rescore_all,
-    _result, _start,
+    _apply_inline, _begin_turn, _candidates, _done, _fill_deck, _may_discard, _offered,
+    _rescore_all, _result, _start,
 )
 from .players import (
     POLICY_EXPECTIMAX, POLICY_GREEDY, POLICY_ROLLOUT, _greedy_inline, _random_action,
