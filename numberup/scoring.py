@@ -54,6 +54,33 @@ def _max_byte(word, nbytes):
 _PACK_COLOUR_SUM, _PACK_COLOUR_COUNT, _PACK_VALUE_COUNT, _PACK_STREET = 0, 1, 2, 3
 
 
+_LOW_BITS = np.uint64(0x0101010101010101)
+_VALUE_WEIGHTS = np.uint64(0x010203040506)  # byte 5 of flags x this = sum of v x flag(v)
+
+
+@kernel(inline="always")
+def _count_bits(value_count):
+    """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
+
+    A count is at most 6, so these three words say everything about it: ``count == 1`` is
+    ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
+    """
+    return (value_count & _LOW_BITS, (value_count >> np.uint64(1)) & _LOW_BITS,
+            (value_count >> np.uint64(2)) & _LOW_BITS)
+
+
+@kernel(inline="always")
+def _value_sum(flags):
+    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``."""
+    return np.int64(((flags * _VALUE_WEIGHTS) >> np.uint64(40)) & np.uint64(0xFF))
+
+
+@kernel(inline="always")
+def _byte_sum(flags):
+    """How many bytes of ``flags`` are 1: ``0x0101 -> 2``."""
+    return np.int64((flags * _LOW_BITS) >> np.uint64(56))
+
+
 def _card_increments() -> np.ndarray:
     """What each card adds to each packed word: ``[what, card & 63]`` -> ``uint64``.
 
@@ -289,22 +316,18 @@ def _line_score(p, grid, lines, li, n):
             points = _max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
         else:
             points = NULL_POINTS
-    else:  # value-count rules of chapter 2: one loop per rule, no branch on the rule inside
-        value_count = _pack(grid, lines, li, n, _PACK_VALUE_COUNT)
-        points = 0
-        if rule == L.RULE_PAIRS:
-            for v in range(1, 7):
-                k = np.int64(_byte(value_count, v - 1))
-                points += 9 if k >= 3 else (v if k == 2 else 0)
+    else:  # value-count rules of chapter 2, on all six value bytes at once (no branches)
+        ones, twos, fours = _count_bits(_pack(grid, lines, li, n, _PACK_VALUE_COUNT))
+        two_plus = twos | fours
+        three_plus = fours | (twos & ones)
+        if rule == L.RULE_PAIRS:  # 9 per value present 3+ times, v per value present twice
+            points = 9 * _byte_sum(three_plus) + _value_sum(two_plus & ~three_plus)
         elif rule == L.RULE_SINGLES:
-            for v in range(1, 7):
-                points += v if _byte(value_count, v - 1) == 1 else 0
-        else:  # only 1s make triplets; singles subtract on RULE_ONES_TRIPLET_MINUS
-            minus = np.int64(rule == L.RULE_ONES_TRIPLET_MINUS)
-            for v in range(1, 7):  # branch-free: the counts are data, and hard to predict
-                k = np.int64(_byte(value_count, v - 1))
-                points += (np.int64(k >= 2) * v + np.int64(v == 1 and k >= 3) * (9 - v)
-                           - np.int64(k == 1) * minus * v)
+            points = _value_sum(ones & ~two_plus)
+        else:  # only 1s make triplets (9 = 1 + 8); singles subtract on RULE_ONES_TRIPLET_MINUS
+            points = _value_sum(two_plus) + 8 * np.int64(three_plus & np.uint64(1))
+            if rule == L.RULE_ONES_TRIPLET_MINUS:
+                points -= _value_sum(ones & ~two_plus)
     return points, _target_markers(p, points)
 
 
