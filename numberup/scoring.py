@@ -119,24 +119,22 @@ def _pack(grid, lines, li, n, what):
 
 @kernel(inline="always")
 def _target_markers(p, points):
-    """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0."""
-    if points == NULL_POINTS or points < 0:
-        return MINUS
+    """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0.
+
+    Without branches (:data:`NULL_POINTS` is below 0 too): whether a line reaches a target
+    is data, and hard to predict.
+    """
     m = 0
     for t in range(p[L.P_NTARGETS]):
-        if points >= p[L.P_TARGET0 + t]:
-            m += 1
-    return m
+        m += np.int64(points >= p[L.P_TARGET0 + t])
+    return MINUS if points < 0 else m
 
 
 @kernel(inline="always")
 def _line_value(points, markers):
     """10 per checkmarker, -10 for a minus marker, else the chip (the points)."""
-    if markers > 0:
-        return 10 * markers
-    if markers == MINUS:
-        return -10
-    return points
+    chip = -10 if markers == MINUS else points
+    return 10 * markers if markers > 0 else chip
 
 
 @kernel(inline="always")
