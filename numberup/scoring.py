@@ -152,45 +152,44 @@ def _better(value, total, best_value, best_total):
     return value > best_value or (value == best_value and total > best_total)
 
 
+_TOP_BIT = np.array([max(b.bit_length() - 1, 0) for b in range(256)], dtype=np.int64)
+
+
 @kernel(inline="always")
 def _top_start(starts):
-    """The highest value v whose bit is set in any byte of ``starts``."""
+    """The highest value v whose bit is set in any byte of ``starts`` (0 if none)."""
     folded = starts | (starts >> np.uint64(32))  # OR of the 8 bytes, in 3 steps
     folded |= folded >> np.uint64(16)
-    folded = (folded | (folded >> np.uint64(8))) & np.uint64(0xFF)
-    v = 6
-    while v > 0 and not folded & (np.uint64(1) << np.uint64(v)):
-        v -= 1
-    return v
+    folded |= folded >> np.uint64(8)
+    return _TOP_BIT[folded & np.uint64(0xFF)]
 
 
-@kernel
+@kernel(inline="always")
 def _street_any(p, mask):
     """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``.
 
     All colours at once: bit v of byte c is set when colour c has value v (1..6), and bits 0
-    and 7 of every byte are clear, so ``runs &= mask >> k`` never joins two colours. After
-    k rounds, ``runs`` marks the first value of every street of k + 1 cards.
+    and 7 of every byte are clear, so ``runs & (mask >> k)`` never joins two colours: it
+    marks the first value of every street of k + 1 cards. Every length is tried, without
+    branches (the lengths are hard to predict), and the longest one found is kept.
     """
     pairs = mask & (mask >> np.uint64(1))
-    if pairs == 0:
-        return NULL_POINTS, MINUS
-    runs, k = pairs, 2
-    while k < 6:
-        longer = runs & (mask >> np.uint64(k))
-        if longer == 0:
-            break
-        runs, k = longer, k + 1
+    runs, k = pairs, np.int64(pairs != 0) + 1
+    longer = pairs
+    for j in range(2, 6):
+        longer &= mask >> np.uint64(j)
+        found = longer != 0
+        runs = longer if found else runs
+        k += np.int64(found)
     v = _top_start(runs)  # the longest street with the largest values
     total = k * (2 * v + k - 1) // 2
-    best_value, markers = _street_value(p, k, total)
-    best_points = total
-    if k == 3:  # a 2-street may tie a 3-street's one checkmarker (level 20's 5-6)
-        v2 = _top_start(pairs)
-        value2, markers2 = _street_value(p, 2, 2 * v2 + 1)
-        if _better(value2, 2 * v2 + 1, best_value, best_points):
-            return 2 * v2 + 1, markers2
-    return best_points, markers
+    value, markers = _street_value(p, k, total)
+    # a 2-street may beat a 3-street's one checkmarker (level 20's 5-6)
+    total2 = 2 * _top_start(pairs) + 1
+    value2, markers2 = _street_value(p, 2, total2)
+    if k == 3 and _better(value2, total2, value, total):
+        total, markers = total2, markers2
+    return (total, markers) if k >= 2 else (NULL_POINTS, MINUS)
 
 
 @kernel
