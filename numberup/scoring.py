@@ -275,7 +275,19 @@ def _line_score(p, grid, lines, li, n):
     lines : ndarray of int64, shape (n_lines, size)
     li : int
     n : int
-        Cells in the line.
+        Cells in the line: the grid's side, 5 or 6.
+    """
+    return _line_score_inlined(p, grid, lines, li, n)
+
+
+@kernel(inline="always")
+def _line_score_inlined(p, grid, lines, li, n):
+    """:func:`_line_score`, inlined into the grid scorers below.
+
+    A call per line was a large part of the time of a whole grid (inlining made the grid
+    scorers 1.2x to 1.7x faster): the three arrays travel as some twenty arguments, and the
+    calls keep the processor from overlapping one line with the next. The engine, the
+    searchers and :func:`score` call :func:`_line_score`, which keeps their compile time down.
     """
     rule = p[L.P_RULE]
     if rule == L.RULE_STREET_RUN:
@@ -343,7 +355,7 @@ def _score_grid(p, grid, lines):
     n = p[L.P_SIZE]
     acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
     for li in range(p[L.P_NLINES]):
-        points, markers = _line_score(p, grid, lines, li, n)
+        points, markers = _line_score_inlined(p, grid, lines, li, n)
         value = _line_value(points, markers)
         acc_sum += value
         acc_min = min(acc_min, value)
