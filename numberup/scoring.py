@@ -82,13 +82,13 @@ def _byte_sum(flags):
 
 
 def _card_increments() -> np.ndarray:
-    """What each card adds to each packed word: ``[what, card & 63]`` -> ``uint64``.
+    """What each card adds to each packed word: ``[what, card as uint8]`` -> ``uint64``.
 
     Row ``what`` is one of the ``_PACK_*`` words. Card ids run 0..47; the empty cell ``-1``
-    masks to 63, whose entries are 0, so empty cells need no test. Every card exists once, so
-    a street bit is never added twice and ``+`` works for the street mask too.
+    reads as 255, whose entries are 0, so empty cells need no test. Every card exists once,
+    so a street bit is never added twice and ``+`` works for the street mask too.
     """
-    table = np.zeros((4, 64), dtype=np.uint64)
+    table = np.zeros((4, 256), dtype=np.uint64)
     for card in range(48):
         v, c = card // 8 + 1, card % 8
         table[_PACK_COLOUR_SUM, card] = v << (8 * c)
@@ -102,6 +102,15 @@ _CARD_INC = _card_increments()  # a global array: numba compiles it in as a cons
 
 
 @kernel(inline="always")
+def _card_inc(inc, grid, cell):
+    """``inc[card]`` for the card on ``cell`` (``inc``: a row of :data:`_CARD_INC`).
+
+    Both indexes are unsigned, so numba adds no negative-index wraparound to the loads.
+    """
+    return inc[np.uint8(grid[np.uint64(cell)])]
+
+
+@kernel(inline="always")
 def _pack(grid, lines, li, n, what):
     """One packed word of line ``li``: a byte per colour (or value) -- see the module doc.
 
@@ -109,11 +118,11 @@ def _pack(grid, lines, li, n, what):
     gathers, which cost more than the five or six plain loads of a line.
     """
     inc = _CARD_INC[what]
-    word = (inc[grid[lines[li, 0]] & 63] + inc[grid[lines[li, 1]] & 63]
-            + inc[grid[lines[li, 2]] & 63] + inc[grid[lines[li, 3]] & 63]
-            + inc[grid[lines[li, 4]] & 63])
+    word = (_card_inc(inc, grid, lines[li, 0]) + _card_inc(inc, grid, lines[li, 1])
+            + _card_inc(inc, grid, lines[li, 2]) + _card_inc(inc, grid, lines[li, 3])
+            + _card_inc(inc, grid, lines[li, 4]))
     if n > 5:
-        word += inc[grid[lines[li, 5]] & 63]
+        word += _card_inc(inc, grid, lines[li, 5])
     return word
 
 
