@@ -9,7 +9,10 @@ Kernels (underscore names) take arrays and scalars only:
 A line's cards are first summed into three packed ``uint64`` words, one byte per colour or
 value, so no kernel allocates: ``colour_sum`` (byte c: sum of the values of colour c),
 ``colour_count``, ``value_count`` (byte v-1: how many cards of value v), and, for streets,
-``street_mask`` (byte c: bit v set when colour c has value v).
+``street_mask`` (byte c: bit v set when colour c has value v). A table of what each card adds
+to each word (:data:`_CARD_INC`) makes that one load and one addition per cell, and the rules
+then work on all bytes of a word at once where they can, without branches: which colour or
+value wins in a line is data, and hard to predict.
 
 Unfinished lines are scored on the cards present; an empty cell breaks a run. A line's points
 are :data:`NULL_POINTS` where there is none (no street, no triplet on level 15); markers are the
@@ -52,33 +55,6 @@ def _max_byte(word, nbytes):
 
 
 _PACK_COLOUR_SUM, _PACK_COLOUR_COUNT, _PACK_VALUE_COUNT, _PACK_STREET = 0, 1, 2, 3
-
-
-_LOW_BITS = np.uint64(0x0101010101010101)
-_VALUE_WEIGHTS = np.uint64(0x010203040506)  # byte 5 of flags x this = sum of v x flag(v)
-
-
-@kernel(inline="always")
-def _count_bits(value_count):
-    """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
-
-    A count is at most 6, so these three words say everything about it: ``count == 1`` is
-    ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
-    """
-    return (value_count & _LOW_BITS, (value_count >> np.uint64(1)) & _LOW_BITS,
-            (value_count >> np.uint64(2)) & _LOW_BITS)
-
-
-@kernel(inline="always")
-def _value_sum(flags):
-    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``."""
-    return np.int64(((flags * _VALUE_WEIGHTS) >> np.uint64(40)) & np.uint64(0xFF))
-
-
-@kernel(inline="always")
-def _byte_sum(flags):
-    """How many bytes of ``flags`` are 1: ``0x0101 -> 2``."""
-    return np.int64((flags * _LOW_BITS) >> np.uint64(56))
 
 
 def _card_increments() -> np.ndarray:
@@ -124,6 +100,33 @@ def _pack(grid, lines, li, n, what):
     if n > 5:
         word += _card_inc(inc, grid, lines[li, 5])
     return word
+
+
+_LOW_BITS = np.uint64(0x0101010101010101)
+_VALUE_WEIGHTS = np.uint64(0x010203040506)  # byte 5 of flags x this = sum of v x flag(v)
+
+
+@kernel(inline="always")
+def _count_bits(value_count):
+    """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
+
+    A line has at most 6 cards, so these three words say everything about it: ``count == 1`` is
+    ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
+    """
+    return (value_count & _LOW_BITS, (value_count >> np.uint64(1)) & _LOW_BITS,
+            (value_count >> np.uint64(2)) & _LOW_BITS)
+
+
+@kernel(inline="always")
+def _value_sum(flags):
+    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``."""
+    return np.int64(((flags * _VALUE_WEIGHTS) >> np.uint64(40)) & np.uint64(0xFF))
+
+
+@kernel(inline="always")
+def _byte_sum(flags):
+    """How many bytes of ``flags`` are 1: ``0x0101 -> 2``."""
+    return np.int64((flags * _LOW_BITS) >> np.uint64(56))
 
 
 @kernel(inline="always")
