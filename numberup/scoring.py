@@ -196,7 +196,7 @@ def _street_any(p, mask):
     v = _top_start(runs)  # the longest street with the largest values
     total = k * (2 * v + k - 1) // 2
     value, markers = _street_value(p, k, total)
-    # a 2-street may beat a 3-street's one checkmarker (level 20's 5-6)
+    # a 2-street may tie a 3-street's one checkmarker and win on its sum (a 5-6, target 11)
     total2 = 2 * _top_start(pairs) + 1
     value2, markers2 = _street_value(p, 2, total2)
     if k == 3 and _better(value2, total2, value, total):
