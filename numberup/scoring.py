@@ -103,15 +103,14 @@ def _pack(grid, lines, li, n, what):
 
 
 _LOW_BITS = np.uint64(0x0101010101010101)
-_VALUE_WEIGHTS = np.uint64(0x010203040506)  # byte 5 of flags x this = sum of v x flag(v)
 
 
 @kernel(inline="always")
 def _count_bits(value_count):
     """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
 
-    A line has at most 6 cards, so these three words say everything about it: ``count == 1`` is
-    ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
+    A line has at most 6 cards, so these three words say everything about a count:
+    ``count == 1`` is ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
     """
     return (value_count & _LOW_BITS, (value_count >> np.uint64(1)) & _LOW_BITS,
             (value_count >> np.uint64(2)) & _LOW_BITS)
@@ -119,14 +118,21 @@ def _count_bits(value_count):
 
 @kernel(inline="always")
 def _value_sum(flags):
-    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``."""
-    return np.int64(((flags * _VALUE_WEIGHTS) >> np.uint64(40)) & np.uint64(0xFF))
+    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``.
+
+    A multiplication adds up the weighted flags in its byte 2, for values 1-3 and 4-6 apart
+    (one product of all six would overflow 64 bits: harmless compiled, but not in Python).
+    """
+    low = (flags & np.uint64(0xFFFFFF)) * np.uint64(0x010203)  # byte 2: 1 f1 + 2 f2 + 3 f3
+    high = (flags >> np.uint64(24)) * np.uint64(0x040506)  # byte 2: 4 f4 + 5 f5 + 6 f6
+    return np.int64(((low >> np.uint64(16)) & np.uint64(0xFF))
+                    + ((high >> np.uint64(16)) & np.uint64(0xFF)))
 
 
 @kernel(inline="always")
 def _byte_sum(flags):
-    """How many bytes of ``flags`` are 1: ``0x0101 -> 2``."""
-    return np.int64((flags * _LOW_BITS) >> np.uint64(56))
+    """How many bytes of ``flags`` are 1: ``0x0101 -> 2`` (256 = 1 modulo 255)."""
+    return np.int64(flags % np.uint64(255))
 
 
 @kernel(inline="always")
