@@ -9,7 +9,10 @@ Kernels (underscore names) take arrays and scalars only:
 A line's cards are first summed into three packed ``uint64`` words, one byte per colour or
 value, so no kernel allocates: ``colour_sum`` (byte c: sum of the values of colour c),
 ``colour_count``, ``value_count`` (byte v-1: how many cards of value v), and, for streets,
-``street_mask`` (byte c: bit v set when colour c has value v).
+``street_mask`` (byte c: bit v set when colour c has value v). A table of what each card adds
+to each word (:data:`_CARD_INC`) makes that one load and one addition per cell, and the rules
+then work on all bytes of a word at once where they can, without branches: which colour or
+value wins in a line is data, and hard to predict.
 
 Unfinished lines are scored on the cards present; an empty cell breaks a run. A line's points
 are :data:`NULL_POINTS` where there is none (no street, no triplet on level 15); markers are the
@@ -54,45 +57,102 @@ def _max_byte(word, nbytes):
 _PACK_COLOUR_SUM, _PACK_COLOUR_COUNT, _PACK_VALUE_COUNT, _PACK_STREET = 0, 1, 2, 3
 
 
+def _card_increments() -> np.ndarray:
+    """What each card adds to each packed word: ``[what, card as uint8]`` -> ``uint64``.
+
+    Row ``what`` is one of the ``_PACK_*`` words. Card ids run 0..47; the empty cell ``-1``
+    reads as 255, whose entries are 0, so empty cells need no test. Every card exists once,
+    so a street bit is never added twice and ``+`` works for the street mask too.
+    """
+    table = np.zeros((4, 256), dtype=np.uint64)
+    for card in range(48):
+        v, c = card // 8 + 1, card % 8
+        table[_PACK_COLOUR_SUM, card] = v << (8 * c)
+        table[_PACK_COLOUR_COUNT, card] = 1 << (8 * c)
+        table[_PACK_VALUE_COUNT, card] = 1 << (8 * (v - 1))
+        table[_PACK_STREET, card] = 1 << (8 * c + v)
+    return table
+
+
+_CARD_INC = _card_increments()  # a global array: numba compiles it in as a constant
+
+
+@kernel(inline="always")
+def _card_inc(inc, grid, cell):
+    """``inc[card]`` for the card on ``cell`` (``inc``: a row of :data:`_CARD_INC`).
+
+    Both indexes are unsigned, so numba adds no negative-index wraparound to the loads.
+    """
+    return inc[np.uint8(grid[np.uint64(cell)])]
+
+
 @kernel(inline="always")
 def _pack(grid, lines, li, n, what):
-    """One packed word of line ``li``: a byte per colour (or value) -- see the module doc."""
-    word = np.uint64(0)
-    for i in range(n):
-        card = grid[lines[li, i]]
-        if card >= 0:
-            v, c = np.uint64(card // 8 + 1), np.uint64(card % 8)
-            if what == _PACK_COLOUR_SUM:
-                word += v << (np.uint64(8) * c)
-            elif what == _PACK_COLOUR_COUNT:
-                word += np.uint64(1) << (np.uint64(8) * c)
-            elif what == _PACK_VALUE_COUNT:
-                word += np.uint64(1) << (np.uint64(8) * (v - np.uint64(1)))
-            else:
-                word |= np.uint64(1) << (np.uint64(8) * c + v)
+    """One packed word of line ``li``: a byte per colour (or value) -- see the module doc.
+
+    ``n`` is 5 or 6. The cells are written out: LLVM turns a loop of unknown length into
+    gathers, which cost more than the five or six plain loads of a line.
+    """
+    inc = _CARD_INC[what]
+    word = (_card_inc(inc, grid, lines[li, 0]) + _card_inc(inc, grid, lines[li, 1])
+            + _card_inc(inc, grid, lines[li, 2]) + _card_inc(inc, grid, lines[li, 3])
+            + _card_inc(inc, grid, lines[li, 4]))
+    if n > 5:
+        word += _card_inc(inc, grid, lines[li, 5])
     return word
+
+
+_LOW_BITS = np.uint64(0x0101010101010101)
+
+
+@kernel(inline="always")
+def _count_bits(value_count):
+    """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
+
+    A line has at most 6 cards, so these three words say everything about a count:
+    ``count == 1`` is ``ones & ~(twos | fours)``, ``count >= 2`` is ``twos | fours``, and so on.
+    """
+    return (value_count & _LOW_BITS, (value_count >> np.uint64(1)) & _LOW_BITS,
+            (value_count >> np.uint64(2)) & _LOW_BITS)
+
+
+@kernel(inline="always")
+def _value_sum(flags):
+    """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``.
+
+    A multiplication adds up the weighted flags in its byte 2, for values 1-3 and 4-6 apart
+    (one product of all six would overflow 64 bits: harmless compiled, but not in Python).
+    """
+    low = (flags & np.uint64(0xFFFFFF)) * np.uint64(0x010203)  # byte 2: 1 f1 + 2 f2 + 3 f3
+    high = (flags >> np.uint64(24)) * np.uint64(0x040506)  # byte 2: 4 f4 + 5 f5 + 6 f6
+    return np.int64(((low >> np.uint64(16)) & np.uint64(0xFF))
+                    + ((high >> np.uint64(16)) & np.uint64(0xFF)))
+
+
+@kernel(inline="always")
+def _byte_sum(flags):
+    """How many bytes of ``flags`` are 1: ``0x0101 -> 2`` (256 = 1 modulo 255)."""
+    return np.int64(flags % np.uint64(255))
 
 
 @kernel(inline="always")
 def _target_markers(p, points):
-    """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0."""
-    if points == NULL_POINTS or points < 0:
-        return MINUS
+    """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0.
+
+    Without branches (:data:`NULL_POINTS` is below 0 too): whether a line reaches a target
+    is data, and hard to predict.
+    """
     m = 0
     for t in range(p[L.P_NTARGETS]):
-        if points >= p[L.P_TARGET0 + t]:
-            m += 1
-    return m
+        m += np.int64(points >= p[L.P_TARGET0 + t])
+    return MINUS if points < 0 else m
 
 
 @kernel(inline="always")
 def _line_value(points, markers):
     """10 per checkmarker, -10 for a minus marker, else the chip (the points)."""
-    if markers > 0:
-        return 10 * markers
-    if markers == MINUS:
-        return -10
-    return points
+    chip = -10 if markers == MINUS else points
+    return 10 * markers if markers > 0 else chip
 
 
 @kernel(inline="always")
@@ -110,45 +170,44 @@ def _better(value, total, best_value, best_total):
     return value > best_value or (value == best_value and total > best_total)
 
 
+_TOP_BIT = np.array([max(b.bit_length() - 1, 0) for b in range(256)], dtype=np.int64)
+
+
 @kernel(inline="always")
 def _top_start(starts):
-    """The highest value v whose bit is set in any byte of ``starts``."""
+    """The highest value v whose bit is set in any byte of ``starts`` (0 if none)."""
     folded = starts | (starts >> np.uint64(32))  # OR of the 8 bytes, in 3 steps
     folded |= folded >> np.uint64(16)
-    folded = (folded | (folded >> np.uint64(8))) & np.uint64(0xFF)
-    v = 6
-    while v > 0 and not folded & (np.uint64(1) << np.uint64(v)):
-        v -= 1
-    return v
+    folded |= folded >> np.uint64(8)
+    return _TOP_BIT[folded & np.uint64(0xFF)]
 
 
-@kernel
+@kernel(inline="always")
 def _street_any(p, mask):
     """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``.
 
     All colours at once: bit v of byte c is set when colour c has value v (1..6), and bits 0
-    and 7 of every byte are clear, so ``runs &= mask >> k`` never joins two colours. After
-    k rounds, ``runs`` marks the first value of every street of k + 1 cards.
+    and 7 of every byte are clear, so ``runs & (mask >> k)`` never joins two colours: it
+    marks the first value of every street of k + 1 cards. Every length is tried, without
+    branches (the lengths are hard to predict), and the longest one found is kept.
     """
     pairs = mask & (mask >> np.uint64(1))
-    if pairs == 0:
-        return NULL_POINTS, MINUS
-    runs, k = pairs, 2
-    while k < 6:
-        longer = runs & (mask >> np.uint64(k))
-        if longer == 0:
-            break
-        runs, k = longer, k + 1
+    runs, k = pairs, np.int64(pairs != 0) + 1
+    longer = pairs
+    for j in range(2, 6):
+        longer &= mask >> np.uint64(j)
+        found = longer != 0
+        runs = longer if found else runs
+        k += np.int64(found)
     v = _top_start(runs)  # the longest street with the largest values
     total = k * (2 * v + k - 1) // 2
-    best_value, markers = _street_value(p, k, total)
-    best_points = total
-    if k == 3:  # a 2-street may tie a 3-street's one checkmarker (level 20's 5-6)
-        v2 = _top_start(pairs)
-        value2, markers2 = _street_value(p, 2, 2 * v2 + 1)
-        if _better(value2, 2 * v2 + 1, best_value, best_points):
-            return 2 * v2 + 1, markers2
-    return best_points, markers
+    value, markers = _street_value(p, k, total)
+    # a 2-street may tie a 3-street's one checkmarker and win on its sum (a 5-6, target 11)
+    total2 = 2 * _top_start(pairs) + 1
+    value2, markers2 = _street_value(p, 2, total2)
+    if k == 3 and _better(value2, total2, value, total):
+        total, markers = total2, markers2
+    return (total, markers) if k >= 2 else (NULL_POINTS, MINUS)
 
 
 @kernel
@@ -234,7 +293,19 @@ def _line_score(p, grid, lines, li, n):
     lines : ndarray of int64, shape (n_lines, size)
     li : int
     n : int
-        Cells in the line.
+        Cells in the line: the grid's side, 5 or 6.
+    """
+    return _line_score_inlined(p, grid, lines, li, n)
+
+
+@kernel(inline="always")
+def _line_score_inlined(p, grid, lines, li, n):
+    """:func:`_line_score`, inlined into the grid scorers below.
+
+    A call per line was a large part of the time of a whole grid (inlining made the grid
+    scorers 1.2x to 1.7x faster): the three arrays travel as some twenty arguments, and the
+    calls keep the processor from overlapping one line with the next. The engine, the
+    searchers and :func:`score` call :func:`_line_score`, which keeps their compile time down.
     """
     rule = p[L.P_RULE]
     if rule == L.RULE_STREET_RUN:
@@ -272,22 +343,18 @@ def _line_score(p, grid, lines, li, n):
             points = _max_byte(_pack(grid, lines, li, n, _PACK_COLOUR_SUM), 8)
         else:
             points = NULL_POINTS
-    else:  # value-count rules of chapter 2: one loop per rule, no branch on the rule inside
-        value_count = _pack(grid, lines, li, n, _PACK_VALUE_COUNT)
-        points = 0
-        if rule == L.RULE_PAIRS:
-            for v in range(1, 7):
-                k = np.int64(_byte(value_count, v - 1))
-                points += 9 if k >= 3 else (v if k == 2 else 0)
+    else:  # value-count rules of chapter 2, on all six value bytes at once (no branches)
+        ones, twos, fours = _count_bits(_pack(grid, lines, li, n, _PACK_VALUE_COUNT))
+        two_plus = twos | fours
+        three_plus = fours | (twos & ones)
+        if rule == L.RULE_PAIRS:  # 9 per value present 3+ times, v per value present twice
+            points = 9 * _byte_sum(three_plus) + _value_sum(two_plus & ~three_plus)
         elif rule == L.RULE_SINGLES:
-            for v in range(1, 7):
-                points += v if _byte(value_count, v - 1) == 1 else 0
-        else:  # only 1s make triplets; singles subtract on RULE_ONES_TRIPLET_MINUS
-            minus = np.int64(rule == L.RULE_ONES_TRIPLET_MINUS)
-            for v in range(1, 7):  # branch-free: the counts are data, and hard to predict
-                k = np.int64(_byte(value_count, v - 1))
-                points += (np.int64(k >= 2) * v + np.int64(v == 1 and k >= 3) * (9 - v)
-                           - np.int64(k == 1) * minus * v)
+            points = _value_sum(ones & ~two_plus)
+        else:  # only 1s make triplets (9 = 1 + 8); singles subtract on RULE_ONES_TRIPLET_MINUS
+            points = _value_sum(two_plus) + 8 * np.int64(three_plus & np.uint64(1))
+            if rule == L.RULE_ONES_TRIPLET_MINUS:
+                points -= _value_sum(ones & ~two_plus)
     return points, _target_markers(p, points)
 
 
@@ -306,7 +373,7 @@ def _score_grid(p, grid, lines):
     n = p[L.P_SIZE]
     acc_sum, acc_min, acc_markers = 0, 1 << 30, 0
     for li in range(p[L.P_NLINES]):
-        points, markers = _line_score(p, grid, lines, li, n)
+        points, markers = _line_score_inlined(p, grid, lines, li, n)
         value = _line_value(points, markers)
         acc_sum += value
         acc_min = min(acc_min, value)
