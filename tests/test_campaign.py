@@ -280,7 +280,6 @@ def test_campaign_errors(greedy_dir, tmp_path, capsys, monkeypatch):
         (["campaign", "--from", str(empty)], ["--from", "games.parquet"]),
         (["campaign", "--from", str(greedy_dir), "--games", "10"], ["--games", "--from"]),
         (["campaign", "--from", str(greedy_dir), "--policy", "random"], ["'random'", "greedy"]),
-        (["campaign", "--from", str(greedy_dir), "--from", str(greedy_dir)], ["level 1 greedy"]),
         (["campaign", "--policy", "wizard", "--games", "5"], ["'wizard'"]),
     ]
     for argv, must_name in cases:
