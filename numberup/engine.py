@@ -55,6 +55,10 @@ N_INTS = 8
 MAX_LINES = 14
 MAX_HAND = 8
 N_IDS = 48
+# A searcher's estimate of a line: mean, variance, P(value >= bronze/silver/gold line target),
+# then on levels scored by the lowest line P(value >= t) for t = DIST_LO + 1 .. DIST_HI.
+DIST_LO, DIST_HI = -10, 40  # every line value: a minus marker .. four checkmarkers
+EVAL_WIDTH = 5 + DIST_HI - DIST_LO
 
 
 class State(NamedTuple):
@@ -71,9 +75,11 @@ class State(NamedTuple):
     rng : uint64 (2,)           the player's random stream; [1]: a searcher's per-decision seed
     buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth;
                                 row 15 is :func:`_result_if`'s)
-    line_eval : float64 (14, 5) a searcher's estimate of each line's final contribution:
-                                mean, variance, P(value >= bronze/silver/gold line target)
-    fbuf : float64 (64, 8)      scratch for searchers (saved estimates, node values)
+    line_eval : float64 (14, EVAL_WIDTH)  a searcher's estimate of each line's final
+                                contribution: mean, variance, P(value >= bronze/silver/gold
+                                line target), and on levels scored by the lowest line
+                                P(value >= t) for t = DIST_LO + 1 .. DIST_HI
+    fbuf : float64 (64, EVAL_WIDTH)  scratch for searchers (saved estimates, node values)
     """
 
     grid: np.ndarray
@@ -108,8 +114,8 @@ def new_state(cells):
         np.zeros(N_INTS, np.int64),
         np.zeros(2, np.uint64),
         np.zeros((16, 64), np.int64),
-        np.zeros((MAX_LINES, 5), np.float64),
-        np.zeros((64, 8), np.float64),
+        np.zeros((MAX_LINES, EVAL_WIDTH), np.float64),
+        np.zeros((64, EVAL_WIDTH), np.float64),
     )
 
 

@@ -15,7 +15,10 @@ two candidate moves are compared on the same luck.
 The grid's estimate combines the lines by the level's aggregation: on summed levels the mean is
 the sum of the line means, and P(result >= a medal) comes from a normal approximation with the
 summed variances; on levels scored by the lowest line, P(result >= T) is the product over the
-lines of P(line value >= T/10) and the mean is 10 x the lowest line mean. Every node value is a
+lines of P(line value >= T/10), and the mean is 10 x E[lowest line value], the sum over t of
+P(every line >= t), from each line's P(value >= t) over its completions (the lines taken as
+independent: 10 x the lowest line mean instead would ignore how likely each line is to fall
+short, and plays levels 3 and 20 far worse). Every node value is a
 4-vector (mean, P(bronze), P(silver), P(gold)); a player maximises one of them (its objective).
 
 Objectives
@@ -52,7 +55,7 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
+    DIST_HI, DIST_LO, EVAL_WIDTH, I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
     _draw, _may_discard, _result, _undo_apply, _undraw,
 )
 from .jit import kernel
@@ -115,9 +118,16 @@ def _estimate_line(p, geo, S, li, k, n_pool):
         S.line_eval[li, 2] = 1.0 if v >= tb else 0.0
         S.line_eval[li, 3] = 1.0 if v >= ts else 0.0
         S.line_eval[li, 4] = 1.0 if v >= tg else 0.0
+        if p[L.P_AGG] == L.AGG_MIN_X10:
+            for t in range(DIST_LO + 1, DIST_HI + 1):
+                S.line_eval[li, _dist_col(t)] = 1.0 if v >= t else 0.0
         return
     total = total2 = 0.0
     nb = ns = ng = 0
+    dist = p[L.P_AGG] == L.AGG_MIN_X10
+    if dist:
+        for q in range(5, EVAL_WIDTH):
+            S.line_eval[li, q] = 0.0
     for j in range(k):
         # common random numbers: completion j of line li uses the same draws all decision long
         r = _mix(S.rng[1] + np.uint64(li * 1024 + j + 1) * _GOLDEN)
@@ -140,6 +150,8 @@ def _estimate_line(p, geo, S, li, k, n_pool):
         nb += v >= tb
         ns += v >= ts
         ng += v >= tg
+        if dist and v > DIST_LO:  # a histogram first: how many completions have value v
+            S.line_eval[li, _dist_col(min(v, DIST_HI))] += 1.0
         for i in range(n):
             if (empty >> i) & 1:
                 S.grid[geo.lines[li, i]] = -1
@@ -149,6 +161,24 @@ def _estimate_line(p, geo, S, li, k, n_pool):
     S.line_eval[li, 2] = nb / k
     S.line_eval[li, 3] = ns / k
     S.line_eval[li, 4] = ng / k
+    if dist:  # the histogram -> P(value >= t), from the top down
+        acc = 0.0
+        for t in range(DIST_HI, DIST_LO, -1):
+            acc += S.line_eval[li, _dist_col(t)]
+            S.line_eval[li, _dist_col(t)] = acc / k
+
+
+@kernel(inline="always")
+def _dist_col(t):
+    """The column of ``line_eval`` holding P(line value >= t), DIST_LO < t <= DIST_HI."""
+    return 5 + t - DIST_LO - 1
+
+
+@kernel(inline="always")
+def _eval_width(p):
+    """Columns of ``line_eval`` a level uses (the distribution only where the lowest line
+    counts)."""
+    return EVAL_WIDTH if p[L.P_AGG] == L.AGG_MIN_X10 else 5
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -180,13 +210,19 @@ def _evaluate(p, S, out):
         total += S.line_eval[li, 0]
     out[4] = total
     if p[L.P_AGG] == L.AGG_MIN_X10:
-        low = 1e300
         pb = ps = pg = 1.0
         for li in range(nl):
-            low = min(low, S.line_eval[li, 0])
             pb *= S.line_eval[li, 2]
             ps *= S.line_eval[li, 3]
             pg *= S.line_eval[li, 4]
+        low = float(DIST_LO)  # E[lowest] = DIST_LO + sum over t of P(every line >= t)
+        for t in range(DIST_LO + 1, DIST_HI + 1):
+            every = 1.0
+            for li in range(nl):
+                every *= S.line_eval[li, _dist_col(t)]
+            if every == 0.0:
+                break
+            low += every
         out[0] = 10.0 * low
         out[1] = pb
         out[2] = ps
@@ -207,7 +243,7 @@ def _save_lines(p, geo, S, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
         if li >= 0 and li < p[L.P_NLINES]:
-            for q in range(5):
+            for q in range(_eval_width(p)):
                 S.fbuf[_F_SAVE + depth * 4 + k, q] = S.line_eval[li, q]
 
 
@@ -216,7 +252,7 @@ def _restore_lines(p, geo, S, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
         if li >= 0 and li < p[L.P_NLINES]:
-            for q in range(5):
+            for q in range(_eval_width(p)):
                 S.line_eval[li, q] = S.fbuf[_F_SAVE + depth * 4 + k, q]
 
 

@@ -239,6 +239,39 @@ GOLD_GRID = """\
 SAFE, RISKY = (1, 2), (3, 0)
 
 
+@pytest.mark.parametrize("level", [3, 20])
+def test_lowest_line_mean_is_the_expected_minimum(level):
+    """On levels scored by the lowest line, the evaluation's mean is 10 x E[lowest line] of
+    independent lines, checked against enumerating every combination of line values."""
+    import itertools
+
+    import numpy as np
+
+    from numberup import levels as L
+    from numberup.engine import DIST_HI, DIST_LO, new_state
+    from numberup.search import _evaluate
+
+    p = L.PARAMS[level]
+    nl = int(p[L.P_NLINES])
+    rng = random.Random(level)
+    for _ in range(20):
+        # every line a small distribution over values in [DIST_LO, DIST_HI]; three uncertain
+        lines = []
+        for li in range(nl):
+            support = rng.sample(range(DIST_LO, DIST_HI + 1), 1 if li >= 3 else 3)
+            weights = [rng.random() for _ in support]
+            lines.append([(v, w / sum(weights)) for v, w in zip(support, weights)])
+        S = new_state(get_level(level).cells)
+        for li, dist in enumerate(lines):
+            for t in range(DIST_LO + 1, DIST_HI + 1):
+                S.line_eval[li, 5 + t - DIST_LO - 1] = sum(w for v, w in dist if v >= t)
+        out = np.zeros(5)
+        _evaluate(p, S, out)
+        expected = sum(math.prod(w for _, w in combo) * min(v for v, _ in combo)
+                       for combo in itertools.product(*lines))
+        assert out[0] == pytest.approx(10 * expected, abs=1e-9)
+
+
 def test_objective_gold():
     assert parse_player("expectimax:objective=gold").param("objective") == "gold"
     assert parse_player("rollout:n=100,base=greedy,objective=gold").param("objective") == "gold"
