@@ -267,40 +267,20 @@ def _reestimate(p, geo, S, cell, k, n_pool):
 @kernel(inline="always")
 def _try(p, geo, S, slot, cell, k, n_pool, depth):
     """Play hand ``slot`` on ``cell`` (-1: discard) inside the search, re-estimating the lines
-    it touches; the estimates it replaces are kept in search level ``depth``'s slots.
-
-    The card leaves the cards still to come: it moves to the end of the pool, so that
-    completions never draw it again. Returns ``(index it came from, cards left in the pool)``
-    for :func:`_untry`."""
-    card = S.hand[slot]
-    idx = -1
-    for i in range(n_pool):
-        if S.buf[_ROW_POOL, i] == card:
-            idx = i
-    left = n_pool
-    if idx >= 0:
-        left = n_pool - 1
-        S.buf[_ROW_POOL, idx] = S.buf[_ROW_POOL, left]
-        S.buf[_ROW_POOL, left] = card
+    it touches; the estimates it replaces are kept in search level ``depth``'s slots."""
     if cell >= 0:
         _save_lines(p, geo, S, cell, depth)
     _apply(p, geo, S, slot, cell)
     if cell >= 0:
-        _reestimate(p, geo, S, cell, k, left)
-    return idx, left
+        _reestimate(p, geo, S, cell, k, n_pool)
 
 
 @kernel(inline="always")
-def _untry(p, geo, S, slot, cell, card, depth, idx, n_pool):
-    """Undo :func:`_try` of ``card`` (``idx``: what it returned; ``n_pool``: the pool before):
-    the grid, hand, pool order and line estimates are as they were."""
+def _untry(p, geo, S, slot, cell, card, depth):
+    """Undo :func:`_try` of ``card``: the grid, hand and line estimates are as they were."""
     _undo_apply(p, geo, S, slot, cell, card)
     if cell >= 0:
         _restore_lines(p, geo, S, cell, depth)
-    if idx >= 0:
-        last = n_pool - 1
-        S.buf[_ROW_POOL, last] = S.buf[_ROW_POOL, idx]
-        S.buf[_ROW_POOL, idx] = card
 
 
 @kernel(inline="always")
@@ -349,9 +329,9 @@ def _decide_leaf(p, geo, S, prm, objective, n_pool, out):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
-            idx, _ = _try(p, geo, S, slot, cell, k, n_pool, 1)
+            _try(p, geo, S, slot, cell, k, n_pool, 1)
             _evaluate(p, S, child)
-            _untry(p, geo, S, slot, cell, card, 1, idx, n_pool)
+            _untry(p, geo, S, slot, cell, card, 1)
             if _better(child, best, objective):
                 _copy_value(best, child)
     _copy_value(out, best)
@@ -414,12 +394,12 @@ def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
-            idx, left = _try(p, geo, S, slot, cell, k, n_pool, MAX_DEPTH)
+            _try(p, geo, S, slot, cell, k, n_pool, MAX_DEPTH)
             if depth >= 2:
-                _chance_decide(p, geo, S, prm, objective, left, child)
+                _chance_decide(p, geo, S, prm, objective, n_pool, child)
             else:
                 _evaluate(p, S, child)
-            _untry(p, geo, S, slot, cell, card, MAX_DEPTH, idx, n_pool)
+            _untry(p, geo, S, slot, cell, card, MAX_DEPTH)
             a = slot * n_cand + j if cell >= 0 else S.ints[I_HAND] * n_cand
             _copy_value(values[a], child)
             if _better(child, best, objective):

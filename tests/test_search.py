@@ -239,45 +239,6 @@ GOLD_GRID = """\
 SAFE, RISKY = (1, 2), (3, 0)
 
 
-@pytest.mark.parametrize("level", [1, 16, 18])
-def test_a_tried_card_leaves_the_cards_to_come(level):
-    """Inside the search a placed (or discarded) card is out of the completions' pool, and
-    undoing the move restores pool, grid and line estimates exactly."""
-    import numpy as np
-
-    from numberup import levels as L
-    from numberup.cards import deck
-    from numberup.engine import _fill_deck, _load_state, _candidates, new_state
-    from numberup.grid import geometry
-    from numberup.search import _ROW_POOL, _estimate_all, _fill_pool, _try, _untry
-
-    p, lv = L.PARAMS[level], get_level(level)
-    geo = geometry(lv.size)
-    rng = np.random.default_rng(level)
-    for _ in range(10):
-        cards = rng.permutation(np.array(deck(level), np.int8))
-        grid = np.full(lv.cells, -1, np.int8)
-        grid[lv.cells // 2 if lv.size == 5 else 14] = cards[0]
-        hand = cards[1:1 + max(lv.hand, 1)]
-        S = new_state(lv.cells)
-        buf = np.zeros(64, np.int8)
-        _load_state(p, geo, S, buf, _fill_deck(p, buf), grid, hand, len(hand),
-                    np.zeros(1, np.int8), 0, 0)
-        n_pool = _fill_pool(S)
-        _estimate_all(p, geo, S, 16, n_pool)
-        pool, grid0, est = S.buf[_ROW_POOL, :n_pool].copy(), S.grid.copy(), S.line_eval.copy()
-        cand = np.zeros(64, np.int64)
-        cell = cand[rng.integers(_candidates(geo, S, cand))]
-        slot = int(rng.integers(len(hand)))
-        card = S.hand[slot]
-        idx, left = _try(p, geo, S, slot, cell, 16, n_pool, 1)
-        assert left == n_pool - 1 and card not in S.buf[_ROW_POOL, :left]
-        assert sorted(S.buf[_ROW_POOL, :left].tolist() + [card]) == sorted(pool.tolist())
-        _untry(p, geo, S, slot, cell, card, 1, idx, n_pool)
-        assert S.buf[_ROW_POOL, :n_pool].tolist() == pool.tolist()
-        assert S.grid.tolist() == grid0.tolist() and np.array_equal(S.line_eval, est)
-
-
 @pytest.mark.parametrize("level", [3, 20])
 def test_lowest_line_mean_is_the_expected_minimum(level):
     """On levels scored by the lowest line, the evaluation's mean is 10 x E[lowest line] of
