@@ -61,8 +61,8 @@ def _card_increments() -> np.ndarray:
     """What each card adds to each packed word: ``[what, card as uint8]`` -> ``uint64``.
 
     Row ``what`` is one of the ``_PACK_*`` words. Card ids run 0..47; the empty cell ``-1``
-    reads as 255, whose entries are 0, so empty cells need no test. Every card exists once,
-    so a street bit is never added twice and ``+`` works for the street mask too.
+    reads as 255, whose entries are 0, so empty cells need no test. The street mask is
+    OR-ed (:func:`_pack`), so a card that a searcher's completion draws twice sets its bit once.
     """
     table = np.zeros((4, 256), dtype=np.uint64)
     for card in range(48):
@@ -94,12 +94,13 @@ def _pack(grid, lines, li, n, what):
     gathers, which cost more than the five or six plain loads of a line.
     """
     inc = _CARD_INC[what]
-    word = (_card_inc(inc, grid, lines[li, 0]) + _card_inc(inc, grid, lines[li, 1])
-            + _card_inc(inc, grid, lines[li, 2]) + _card_inc(inc, grid, lines[li, 3])
-            + _card_inc(inc, grid, lines[li, 4]))
-    if n > 5:
-        word += _card_inc(inc, grid, lines[li, 5])
-    return word
+    w0, w1 = _card_inc(inc, grid, lines[li, 0]), _card_inc(inc, grid, lines[li, 1])
+    w2, w3 = _card_inc(inc, grid, lines[li, 2]), _card_inc(inc, grid, lines[li, 3])
+    w4 = _card_inc(inc, grid, lines[li, 4])
+    w5 = _card_inc(inc, grid, lines[li, 5]) if n > 5 else np.uint64(0)
+    if what == _PACK_STREET:  # a set of bits: a card twice (a searcher's completion) sets one
+        return w0 | w1 | w2 | w3 | w4 | w5
+    return w0 + w1 + w2 + w3 + w4 + w5
 
 
 _LOW_BITS = np.uint64(0x0101010101010101)
