@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every file in results/ with fixed seeds: `bash results/make.sh` from the
-# repository root (about 40 minutes on a 2-core machine). Each step is one numberup command.
+# repository root (about 30 minutes on a 2-core machine). Each step is one numberup command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=2026
