@@ -1,10 +1,24 @@
-"""Checks shared by the CLI tests: run the real entry point and judge a one-line error."""
+"""Checks shared by the CLI tests: run a command, run the real entry point, and judge a
+one-line error."""
 
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
-from numberup_cli.main import main
+import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
+import numberup_cli.reports  # noqa: F401  (registers plot and campaign)
+from numberup_cli.main import cli, main
+
+
+def invoke(args, input=None) -> str:
+    """Run ``numberup args`` in-process (``input``: its stdin) and return its stdout; it must
+    succeed."""
+    result = CliRunner().invoke(cli, args, input=input)
+    assert result.exit_code == 0, (
+        f"numberup {' '.join(args)} exited {result.exit_code}:\n{result.output}\n{result.exception!r}"
+    )
+    return result.stdout
 
 
 def run_main(argv, capsys) -> tuple[int, str, str]:

@@ -15,19 +15,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: F401
 from numberup.campaign import (Pmf, best_of_k_pmf, campaign, chapter_odds, chapter_total_pmf,
                                empirical_pmf, expected_attempts, level_odds, level_samples,
                                sum_pmf)
 from numberup.levels import CHAPTERS, LEVELS
 from numberup.stats import summarize
-from numberup_cli.main import cli
-from cli_checks import assert_one_line_error, run_main
+from cli_checks import assert_one_line_error, invoke, run_main
 
 
 def approx_dict(d: dict, **kw):
@@ -220,12 +216,6 @@ def test_level_samples_picks_the_player():
 
 # -------------------------------------------------------------------------------------------
 # the command
-
-
-def invoke(args):
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, f"{args}: {result.output}\n{result.exception!r}"
-    return result.stdout
 
 
 @pytest.fixture(scope="module")

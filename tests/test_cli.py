@@ -31,18 +31,10 @@ from reference import (  # noqa: E402
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 import numberup_cli.reports  # noqa: E402,F401  (registers plot and campaign)
 from numberup_cli.main import cli, main  # noqa: E402
-from cli_checks import assert_one_line_error, run_main  # noqa: E402
+from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
-
-
-def invoke(args, input=None):
-    result = CliRunner().invoke(cli, args, input=input)
-    assert result.exit_code == 0, (
-        f"numberup {' '.join(args)} exited {result.exit_code}:\n{result.output}\n{result.exception!r}"
-    )
-    return result
 
 
 def random_grid(level: int, rng: random.Random) -> list:
@@ -58,7 +50,7 @@ def random_grid(level: int, rng: random.Random) -> list:
 
 
 def test_levels_table():
-    out = invoke(["levels"]).stdout
+    out = invoke(["levels"])
     rows = [ln for ln in out.splitlines() if ln.startswith("│")]
     assert len(rows) == 20, out
     for number, row in zip(ALL_LEVELS, rows):
@@ -85,7 +77,7 @@ RULINGS_BY_LEVEL = {
 def test_levels_one_level_shows_rulings(level):
     from numberup.levels import RULINGS, get_level
 
-    out = invoke(["levels", "--level", str(level)]).stdout
+    out = invoke(["levels", "--level", str(level)])
     flat = " ".join(out.split()).lower()
     assert f"level {level}" in flat
     lv = REF_LEVELS[level]
@@ -99,7 +91,7 @@ def test_levels_one_level_shows_rulings(level):
 
 
 def test_levels_json():
-    data = json.loads(invoke(["levels", "--json"]).stdout)
+    data = json.loads(invoke(["levels", "--json"]))
     assert isinstance(data, list) and [d["level"] for d in data] == ALL_LEVELS
     for d in data:
         lv = REF_LEVELS[d["level"]]
@@ -110,7 +102,7 @@ def test_levels_json():
         assert d["discards"] == (2 if d["level"] in (3, 13) else 0)
         assert d["hand"] == (5 if d["level"] in (18, 19, 20) else 0)
         assert isinstance(d["rulings"], list) and all(isinstance(r, str) and r for r in d["rulings"])
-    one = json.loads(invoke(["levels", "--level", "14", "--json"]).stdout)
+    one = json.loads(invoke(["levels", "--level", "14", "--json"]))
     assert one == data[13]
 
 
@@ -143,7 +135,7 @@ def test_score_json(level, tmp_path):
     text, grids = _two_grid_file(level, seed=level)
     path = tmp_path / "grids.txt"
     path.write_text(text)
-    data = json.loads(invoke(["score", "--level", str(level), "--json", str(path)]).stdout)
+    data = json.loads(invoke(["score", "--level", str(level), "--json", str(path)]))
     # the shape, exactly
     assert isinstance(data, list) and len(data) == 2
     for game in data:
@@ -161,7 +153,7 @@ def test_score_text_two_grids(tmp_path):
     text, grids = _two_grid_file(14, seed=1)
     path = tmp_path / "grids.txt"
     path.write_text(text)
-    out = invoke(["score", "--level", "14", str(path)]).stdout
+    out = invoke(["score", "--level", "14", str(path)])
     blocks = out.strip().split("\n\n")
     assert len(blocks) == 2, out
     # the first grid starts on text line 2 (after the comment), the second on line 8
@@ -175,9 +167,9 @@ def test_score_text_two_grids(tmp_path):
 
 def test_score_stdin():
     text, grids = _two_grid_file(16, seed=3)
-    data = json.loads(invoke(["score", "--level", "16", "--json", "-"], input=text).stdout)
+    data = json.loads(invoke(["score", "--level", "16", "--json", "-"], input=text))
     assert data == [_expected_json(16, g) for g in grids]
-    out = invoke(["score", "--level", "16", "-"], input=text).stdout
+    out = invoke(["score", "--level", "16", "-"], input=text)
     assert out.startswith("<stdin>, line 2: level 16")
 
 
@@ -190,7 +182,7 @@ def test_score_partial_grid_and_files_in_order(tmp_path):
     a.write_text(grid_text(grid) + "\n")
     full = random_grid(1, rng)
     b.write_text(grid_text(full) + "\n")
-    data = json.loads(invoke(["score", "--level", "1", "--json", str(b), str(a)]).stdout)
+    data = json.loads(invoke(["score", "--level", "1", "--json", str(b), str(a)]))
     assert data == [_expected_json(1, full), _expected_json(1, grid)]
 
 

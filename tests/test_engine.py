@@ -19,18 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference import LEVELS as REF_LEVELS, ref_game_lines, ref_medal  # noqa: E402
 from replay import replay, replay_log  # noqa: E402
 
-import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import parse_player  # noqa: E402
 from numberup.rng import game_seed  # noqa: E402
 from numberup.simulate import GameLog, GameTable, game_records, play_batch, run  # noqa: E402
-from numberup_cli.main import cli  # noqa: E402
+from cli_checks import invoke  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -41,15 +39,6 @@ SPECIAL_LEVELS = [3, 9, 13, 18, 20]
 CLI_GAMES = 30
 CLI_SEED = 7
 
-
-def _simulate(args: list[str]):
-    """Invoke ``numberup simulate`` in-process; fail with its output if it did not succeed."""
-    result = CliRunner().invoke(cli, ["simulate", *args])
-    assert result.exit_code == 0, (
-        f"numberup simulate {' '.join(args)} exited {result.exit_code}:\n{result.output}\n"
-        f"{result.exception!r}"
-    )
-    return result
 
 
 def _read_log(path) -> list[dict]:
@@ -95,11 +84,10 @@ def _tmp_files(directory: Path) -> list[str]:
 @pytest.mark.parametrize("level", ALL_LEVELS, ids=LEVEL_IDS)
 def test_simulate_log_replays(level, policy, tmp_path):
     log = tmp_path / "games.jsonl"
-    result = _simulate([
-        "--level", str(level), "--policy", policy, "--games", str(CLI_GAMES),
+    summary = json.loads(invoke([
+        "simulate", "--level", str(level), "--policy", policy, "--games", str(CLI_GAMES),
         "--seed", str(CLI_SEED), "--log", str(log), "--json", "--no-progress",
-    ])
-    summary = json.loads(result.stdout)
+    ]))
     assert isinstance(summary, list) and len(summary) == 1, summary
     summary = summary[0]
 
@@ -318,8 +306,8 @@ def test_out_dir_files(tmp_path):
     import pyarrow.parquet as pq
 
     out, log = tmp_path / "run", tmp_path / "games.jsonl"
-    result = _simulate([
-        "--level", "3,18", "--policy", "random", "--games", "25", "--seed", "9", "--chunk", "6",
+    stdout = invoke([
+        "simulate", "--level", "3,18", "--policy", "random", "--games", "25", "--seed", "9", "--chunk", "6",
         "--out", str(out), "--log", str(log), "--json", "--no-progress",
     ])
     assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "summary.csv"]
@@ -339,7 +327,7 @@ def test_out_dir_files(tmp_path):
 
     with open(out / "summary.csv", newline="") as f:
         summary = list(csv.DictReader(f))
-    printed = json.loads(result.stdout)
+    printed = json.loads(stdout)
     assert [(int(s["level"]), s["policy"], int(s["games"])) for s in summary] == [
         (3, "random", 25), (18, "random", 25)]
     for s, p in zip(summary, printed):

@@ -14,28 +14,18 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.patches import StepPatch
 
-import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: F401
 from numberup.levels import get_level
 from numberup.plots import (PALETTE, budget_family, budget_plot, dist_plot, histogram_bins,
                             medals_plot, read_runs)
-from numberup_cli.main import cli
-from cli_checks import assert_one_line_error, run_main
+from cli_checks import assert_one_line_error, invoke, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
-
-
-def invoke(args):
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, f"{args}: {result.output}\n{result.exception!r}"
-    return result.stdout
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,6 @@ import random
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from expectiminimax import (  # noqa: E402
@@ -36,12 +35,11 @@ from expectiminimax import (  # noqa: E402
 )
 from reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_card, parse_grid  # noqa: E402
 
-import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 from numberup.advise import advise  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import LATE_CELLS, parse_player  # noqa: E402
 from numberup.simulate import play_batch  # noqa: E402
-from numberup_cli.main import cli, main  # noqa: E402
+from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -295,15 +293,8 @@ def test_objective_gold():
 # CLI: compare and advise
 
 
-def _invoke(args, input=None):
-    result = CliRunner().invoke(cli, args, input=input)
-    assert result.exit_code == 0, (
-        f"numberup {' '.join(args)}:\n{result.output}\n{result.exception!r}")
-    return result.stdout
-
-
 def test_compare_json():
-    rows = json.loads(_invoke(["compare", "--level", "1", "--policy", "random", "--policy",
+    rows = json.loads(invoke(["compare", "--level", "1", "--policy", "random", "--policy",
                                "greedy", "--games", "200", "--json", "--no-progress"]))
     assert [r["policy"] for r in rows] == ["random", "greedy"]
     paired_keys = ("diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
@@ -322,7 +313,7 @@ def test_compare_json():
 def test_advise_json_and_text_from_stdin():
     spec = "expectimax:depth=2"
     args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "-"]
-    data = json.loads(_invoke(args + ["--json"], input=GOLD_GRID))
+    data = json.loads(invoke(args + ["--json"], input=GOLD_GRID))
     assert list(data) == ["actions"]
     keys = ["card", "cell", "mean", "p_bronze", "p_silver", "p_gold"]
     assert all(list(a) == keys for a in data["actions"])
@@ -333,7 +324,7 @@ def test_advise_json_and_text_from_stdin():
     ref = action_values(state)
     assert {_action(a): a["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
     assert [tuple(a["cell"]) for a in data["actions"]] == [RISKY, SAFE]
-    text = _invoke(args, input=GOLD_GRID)
+    text = invoke(args, input=GOLD_GRID)
     rows = [ln for ln in text.splitlines() if ln.startswith("│")]
     assert len(rows) == 2 and "3, 0" in rows[0] and "81.8" in rows[0] and "1, 2" in rows[1]
 
@@ -375,10 +366,5 @@ def test_bad_input(case, tmp_path, capsys):
     if grid is not None:
         path.write_text(grid)
     argv = [str(path) if a == "G" else a for a in argv] + ["--no-progress"] * (argv[0] == "compare")
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    err = capsys.readouterr().err
-    assert exc.value.code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("numberup: error: "), err
-    assert "Traceback" not in err and needle in lines[0], err
+    code, out, err = run_main(argv, capsys)
+    assert_one_line_error(code, out, err, [needle])
