@@ -55,10 +55,12 @@ N_INTS = 8
 MAX_LINES = 14
 MAX_HAND = 8
 N_IDS = 48
-# A searcher's estimate of a line: mean, variance, P(value >= bronze/silver/gold line target),
-# then on levels scored by the lowest line P(value >= t) for t = DIST_LO + 1 .. DIST_HI.
+# A searcher's estimate of a line: N_STATS columns (mean, variance, P(value >= bronze/silver/
+# gold line target)), then on levels scored by the lowest line P(value >= t) for
+# t = DIST_LO + 1 .. DIST_HI.
+N_STATS = 5
 DIST_LO, DIST_HI = -10, 40  # every line value: a minus marker .. four checkmarkers
-EVAL_WIDTH = 5 + DIST_HI - DIST_LO
+EVAL_WIDTH = N_STATS + DIST_HI - DIST_LO
 
 
 class State(NamedTuple):

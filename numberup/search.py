@@ -60,8 +60,9 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    DIST_HI, DIST_LO, EVAL_WIDTH, I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
-    _draw, _may_discard, _result, _undo_apply, _undraw,
+    DIST_HI, DIST_LO, EVAL_WIDTH, I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, N_STATS, _apply,
+    _begin_turn, _candidates, _copy_state, _done, _draw, _may_discard, _result, _undo_apply,
+    _undraw,
 )
 from .jit import kernel
 from .players import LATE_CELLS, POLICY_GREEDY, _greedy_action, _random_action
@@ -131,7 +132,7 @@ def _estimate_line(p, geo, S, li, k, n_pool):
     nb = ns = ng = 0
     dist = p[L.P_AGG] == L.AGG_MIN_X10
     if dist:
-        for q in range(5, EVAL_WIDTH):
+        for q in range(N_STATS, EVAL_WIDTH):
             S.line_eval[li, q] = 0.0
     for j in range(k):
         # common random numbers: completion j of line li uses the same draws all decision long
@@ -176,14 +177,14 @@ def _estimate_line(p, geo, S, li, k, n_pool):
 @kernel(inline="always")
 def _dist_col(t):
     """The column of ``line_eval`` holding P(line value >= t), DIST_LO < t <= DIST_HI."""
-    return 5 + t - DIST_LO - 1
+    return N_STATS + t - DIST_LO - 1
 
 
 @kernel(inline="always")
 def _eval_width(p):
     """Columns of ``line_eval`` a level uses (the distribution only where the lowest line
     counts)."""
-    return EVAL_WIDTH if p[L.P_AGG] == L.AGG_MIN_X10 else 5
+    return EVAL_WIDTH if p[L.P_AGG] == L.AGG_MIN_X10 else N_STATS
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
