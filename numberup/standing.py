@@ -1,0 +1,79 @@
+"""How a person's game compares: the solver on the same deal, foresight, and the solver's
+distribution of results on the level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .levels import Level, get_level
+
+DEFAULT_SOLVER = "expectimax"  # simulate's default player
+BASELINE = Path(__file__).resolve().parent.parent / "results" / "runs" / "baseline" / "games.parquet"
+QUICK_GAMES, QUICK_SEED = 300, 2026
+
+
+def solver_on_deal(level: int | Level, seed: int, game: int, spec: str = DEFAULT_SOLVER) -> int:
+    """The score of ``spec`` on game ``game`` of seed ``seed``: the runner that ``simulate`` uses,
+    so the very deal the person played."""
+    from .players import parse_player
+    from .simulate import play_batch
+
+    return int(play_batch(get_level(level), parse_player(spec), seed, game, 1, 1).scores[0])
+
+
+def foresight_on_deal(level: int, seed: int, game: int):
+    """``numberup.hindsight.solve`` on the deal if that module exists: ``(found, bound,
+    bound_proven)``, or None."""
+    try:
+        from .hindsight import solve
+    except (ImportError, AttributeError):
+        return None
+    r = solve(level, seed, game)
+    return int(r.found), r.bound, bool(r.bound_proven)
+
+
+@dataclass
+class Standing:
+    """Where ``score`` falls among the solver's results: ``below`` of ``games`` scored less,
+    ``ties`` the same; ``source`` says which games."""
+
+    score: int
+    games: int
+    below: int
+    ties: int
+    source: str
+
+    @property
+    def percentile(self) -> float:
+        """Share of the solver's games the score beats, ties counting half (0-100)."""
+        return 100.0 * (self.below + 0.5 * self.ties) / self.games
+
+
+def solver_scores(level: int | Level, spec: str = DEFAULT_SOLVER) -> tuple[np.ndarray, str]:
+    """The solver's scores on the level: the stored baseline run if it is there (made by
+    ``results/make.sh``), else a quick simulation of :data:`QUICK_GAMES` games."""
+    lv = get_level(level)
+    if BASELINE.is_file():
+        try:
+            import pyarrow.parquet as pq
+
+            t = pq.read_table(BASELINE, columns=["level", "policy", "score"]).to_pandas()
+            s = t[(t.level == lv.number) & (t.policy == spec)].score.to_numpy()
+            if len(s):
+                return s, f"{spec}'s {len(s):,} games of results/runs/baseline (seed 2026)"
+        except Exception:  # an unreadable table: fall back to playing
+            pass
+    from .players import parse_player
+    from .simulate import play_batch
+
+    s = play_batch(lv, parse_player(spec), QUICK_SEED, 0, QUICK_GAMES, 1).scores
+    return s, f"{spec}'s {QUICK_GAMES} games of seed {QUICK_SEED}, played just now"
+
+
+def standing(level: int | Level, score: int, spec: str = DEFAULT_SOLVER) -> Standing:
+    scores, source = solver_scores(level, spec)
+    return Standing(score, len(scores), int((scores < score).sum()), int((scores == score).sum()),
+                    source)
