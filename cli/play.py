@@ -44,9 +44,15 @@ def _session(mode, level, resume, **deal):
 def _run(s, save, log, no_color, advisor, compare):
     from numberup.terminal import Table, make_console
 
+    note = ""
+    if advisor == "auto":
+        from numberup.standing import auto_hint_player
+
+        advisor, why = auto_hint_player(s.level)
+        note = f"Hints by {advisor} ({why})."
     console, plain = make_console(no_color=no_color)
     table = Table(s, sys.stdin, console, plain, save, advisor=advisor, log_path=log,
-                  compare=compare)
+                  compare=compare, note=note)
     sys.exit(table.run())
 
 
@@ -72,7 +78,10 @@ def common_options(f):
 def _advisor(spec):
     from numberup.terminal import check_searcher
 
-    return None if spec.strip().lower() in ("none", "off") else check_searcher(spec)
+    key = spec.strip().lower()
+    if key in ("none", "off", "auto"):
+        return None if key != "auto" else "auto"
+    return check_searcher(spec)
 
 
 @cli.command()
@@ -81,8 +90,10 @@ def _advisor(spec):
               help="Master seed of the deal (as simulate's).")
 @click.option("--game", "-g", type=click.IntRange(0), default=0, show_default=True,
               help="Which game of the seed: the same deck simulate deals to game I.")
-@click.option("--hints", default="expectimax", show_default=True, metavar="SPEC",
-              help="The searcher behind 'hint' (an expectimax or rollout spec), or 'none'.")
+@click.option("--hints", default="auto", show_default=True, metavar="SPEC",
+              help="The searcher behind 'hint': an expectimax or rollout spec, 'none', or "
+                   "'auto': of expectimax and rollout:n=200, the stronger on the level in "
+                   "results/summary.csv.")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, play the solver on the same deal and place your score in its "
                    "distribution.")
@@ -112,8 +123,9 @@ def play(level, seed, game, hints, compare, save, resume, log, no_color):
 
 @cli.command()
 @click.option("--level", "-l", type=LEVEL_RANGE, default=None, help="The level (1-20).")
-@click.option("--policy", "-p", default="expectimax", show_default=True, metavar="SPEC",
-              help="The searcher that proposes each move (expectimax or rollout spec), or 'none'.")
+@click.option("--policy", "-p", default="auto", show_default=True, metavar="SPEC",
+              help="The searcher that proposes each move: an expectimax or rollout spec, "
+                   "'none', or 'auto' (as play's --hints).")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, place your score in the solver's distribution for the level.")
 @common_options

@@ -13,6 +13,31 @@ from .levels import Level, get_level
 DEFAULT_SOLVER = "expectimax"  # simulate's default player
 BASELINE = Path(__file__).resolve().parent.parent / "results" / "runs" / "baseline" / "games.parquet"
 QUICK_GAMES, QUICK_SEED = 300, 2026
+SUMMARY = BASELINE.parent.parent.parent / "summary.csv"
+# Searchers fast enough for a hint within 1 s on every level (benchmarks/bench_hints.py: worst
+# 0.06 s on a 2-core machine), whose strength results/summary.csv gives.
+HINT_CANDIDATES = ("expectimax", "rollout:n=200")
+
+
+def auto_hint_player(level: int | Level) -> tuple[str, str]:
+    """The searcher for hints on ``level``: of :data:`HINT_CANDIDATES`, the one with the higher
+    mean score in results/summary.csv; expectimax if that table is not there. Returns the spec
+    and why, in words."""
+    import csv
+
+    lv = get_level(level)
+    try:
+        with open(SUMMARY) as f:
+            rows = {r["policy"]: r for r in csv.DictReader(f) if r["level"] == str(lv.number)}
+        means = {p: float(rows[p]["mean"]) for p in HINT_CANDIDATES if p in rows}
+    except (OSError, KeyError, ValueError):
+        means = {}
+    if not means:
+        return DEFAULT_SOLVER, "results/summary.csv not found"
+    best = max(means, key=means.get)
+    r = rows[best]
+    return best, (f"the stronger searcher on level {lv.number} in results/summary.csv: mean "
+                  f"{float(r['mean']):.1f}, P(gold) {float(r['p_gold']):.1%} over {r['games']} games")
 
 
 def solver_on_deal(level: int | Level, seed: int, game: int, spec: str = DEFAULT_SOLVER) -> int:

@@ -86,7 +86,8 @@ class Table:
     """
 
     def __init__(self, session: Session, inp, console: Console, plain: bool, save_path,
-                 advisor: str | None = "expectimax", log_path=None, compare: bool = True):
+                 advisor: str | None = "expectimax", log_path=None, compare: bool = True,
+                 note: str = ""):
         self.s = session
         self.inp = inp
         self.out = console
@@ -96,6 +97,7 @@ class Table:
         self.log_path = log_path
         self.compare = compare
         self.proposal: tuple[int, int] | None = None
+        self.note = note
 
     # -- I/O --------------------------------------------------------------------------------
 
@@ -125,6 +127,8 @@ class Table:
 
     def run(self) -> int:
         self.show()
+        if self.note:
+            self.say(self.note)
         try:
             while not self.s.done:
                 if self.s.mode == "assist" and self.proposal is None and not self.s.needs_card:
@@ -294,12 +298,15 @@ class Table:
         from .standing import DEFAULT_SOLVER, foresight_on_deal, solver_on_deal, standing
 
         if s.mode == "play":
-            try:
-                solver = solver_on_deal(s.level, s.seed, s.game)
-                self.say(f"The solver ({DEFAULT_SOLVER}) on the same deal: {solver} "
-                         f"({s.level.medal(solver)}).")
-            except Exception as err:
-                self.say(f"The solver's game could not be played ({err}).")
+            others = [DEFAULT_SOLVER] + ([self.advisor] if self.advisor not in (None, DEFAULT_SOLVER)
+                                         else [])
+            for k, spec in enumerate(others):
+                try:
+                    solver = solver_on_deal(s.level, s.seed, s.game, spec)
+                    who = f"The solver ({spec})" if k == 0 else f"The hint player ({spec})"
+                    self.say(f"{who} on the same deal: {solver} ({s.level.medal(solver)}).")
+                except Exception as err:
+                    self.say(f"{spec}'s game could not be played ({err}).")
             try:
                 fs = foresight_on_deal(s.level.number, s.seed, s.game)
                 if fs is not None:
