@@ -88,7 +88,7 @@ def _advisor(spec):
 @click.option("--level", "-l", type=LEVEL_RANGE, default=None, help="The level (1-20).")
 @click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
               help="Master seed of the deal (as simulate's).")
-@click.option("--game", "-g", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--game", "-g", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the seed: the same deck simulate deals to game I.")
 @click.option("--hints", default="auto", show_default=True, metavar="SPEC",
               help="The searcher behind 'hint': an expectimax or rollout spec, 'none', or "

@@ -120,8 +120,14 @@ class Table:
             self.out.print(line.rstrip("\n"), markup=False, highlight=False)
         return line
 
-    def save(self) -> None:
-        self.s.save(self.save_path)
+    def save(self) -> bool:
+        """Save the session; on failure say so (the game goes on in memory)."""
+        try:
+            self.s.save(self.save_path)
+            return True
+        except OSError as err:
+            self.say(f"  could not save to {self.save_path}: {err.strerror or err}")
+            return False
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -138,9 +144,9 @@ class Table:
                     if not self.s.events:
                         self.say("\nEnd of input: nothing played, nothing saved.")
                         return 0
-                    self.save()
-                    self.say(f"\nEnd of input: the game is saved in {self.save_path} "
-                             f"(continue with --resume {self.save_path}).")
+                    if self.save():
+                        self.say(f"\nEnd of input: the game is saved in {self.save_path} "
+                                 f"(continue with --resume {self.save_path}).")
                     return 0
                 try:
                     if self.handle(line):
@@ -150,8 +156,8 @@ class Table:
                 except Exception as err:  # never lose the game to a bug: say it, go on
                     self.say(f"  could not do that ({type(err).__name__}: {err}); the game goes on")
         except KeyboardInterrupt:
-            self.save()
-            self.say(f"\nInterrupted: the game is saved in {self.save_path}.")
+            if self.s.events and self.save():
+                self.say(f"\nInterrupted: the game is saved in {self.save_path}.")
             return 0
         self.finish()
         return 0
@@ -170,8 +176,11 @@ class Table:
         if text in ("help", "h", "?"):
             self.say((ASSIST_HELP if s.mode == "assist" else HELP).format(colours=COLOUR_HELP))
             return False
+        if text == "quit!":
+            return True
         if text in ("quit", "q", "exit", "save"):
-            self.save()
+            if not self.save():
+                raise InputError("the game is not saved, so it goes on (quit! stops without saving)")
             self.say(f"Saved in {self.save_path}; continue with: numberup {s.mode} --resume "
                      f"{self.save_path}")
             return True

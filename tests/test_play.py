@@ -370,3 +370,31 @@ def test_real_command_in_a_terminal(tmp_path):
     assert child.exitstatus == 0
     s = Session.load(save)
     assert [int(s.grid[c]) for c in (12, 7, 11)] == order[:3]
+
+
+def test_typing_anything_goes_on(tmp_path):
+    """Random lines (commands, cells, cards, garbage) are all answered without an unexpected
+    error, and the position stays legal."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    words = st.sampled_from(["b3", "3 2", "c3", "a1", "f6", "6 6", "3g", "1r", "7r", "2o b2",
+                             "discard", "d", "undo", "hint", "help", "", " ", "x", "?", "[b]",
+                             "\u00e9", "1r 2o 3y 4g 5b", "3g discard", "q9", "0 0", "-1 2"])
+    line = st.one_of(words, st.text(max_size=12).filter(lambda t: "\n" not in t and "\r" not in t
+                                                        and t.strip().lower() not in
+                                                        ("quit", "q", "exit", "save", "quit!")))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(level=st.sampled_from([3, 9, 18]), mode=st.sampled_from(["play", "assist"]),
+           lines=st.lists(line, max_size=25))
+    def check(level, mode, lines):
+        s = Session(get_level(level), mode, 1, 0)
+        out = io.StringIO()
+        console, plain = make_console(out, no_color=True)
+        Table(s, io.StringIO("\n".join(lines) + "\n"), console, plain, tmp_path / "f.json",
+              advisor=TINY, compare=False).run()
+        assert "could not do that" not in out.getvalue(), out.getvalue()[-2000:]
+        again = Session.from_dict(s.to_dict())  # every event still legal
+        assert np.array_equal(again.grid, s.grid)
+
+    check()
