@@ -24,17 +24,16 @@ same cell.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .cards import COLOUR_LETTERS, EMPTY, InputError, format_card, format_grid, parse_card
+from .cards import EMPTY, InputError, format_card, format_grid, parse_card
+from .cells import COLUMN_LETTERS, cell_name, centre_cells, parse_cell  # noqa: F401
 from .levels import Level, get_level
 
 SAVE_VERSION = 1
-COLUMN_LETTERS = "abcdef"
 PERSON = "person"  # the policy name in the log
 
 
@@ -51,43 +50,6 @@ def deal(level: int | Level, seed: int, game: int) -> list[int]:
     state = np.array([game_seed(seed, game), 0], dtype=np.uint64)
     _shuffle(state, cards, len(cards))
     return [int(c) for c in cards]
-
-
-def centre_cells(size: int) -> list[int]:
-    from .grid import geometry
-
-    return [int(c) for c in geometry(size).centre]
-
-
-def cell_name(cell: int, size: int) -> str:
-    """``cell_name(7, 5) -> 'c2'`` (column c, row 2)."""
-    return f"{COLUMN_LETTERS[cell % size]}{cell // size + 1}"
-
-
-_CELL_AN = re.compile(r"^([a-f])\s*([1-6])$")
-_CELL_NN = re.compile(r"^([1-6])[\s,]+([1-6])$")
-
-
-def parse_cell(text: str, size: int) -> int:
-    """``'b3'`` (column b, row 3) or ``'3 2'`` (row 3, column 2) -> the cell index."""
-    t = text.strip().lower()
-    m = _CELL_AN.match(t)
-    if m:
-        col, row = COLUMN_LETTERS.index(m.group(1)), int(m.group(2)) - 1
-    else:
-        m = _CELL_NN.match(t)
-        if not m:
-            raise InputError(
-                f"{text.strip()!r} is not a cell: type a column letter and a row number "
-                f"(e.g. b3) or row and column numbers (e.g. 3 2)"
-            )
-        row, col = int(m.group(1)) - 1, int(m.group(2)) - 1
-    if not (0 <= row < size and 0 <= col < size):
-        raise InputError(
-            f"{text.strip()!r} is off the {size}x{size} grid (columns a-{COLUMN_LETTERS[size - 1]}, "
-            f"rows 1-{size})"
-        )
-    return row * size + col
 
 
 @dataclass
@@ -310,7 +272,7 @@ class Session:
 
         rows = advise(self.level, self.grid_text(), self._hand_text(),
                       " ".join(format_card(c) for c in self.discarded), self.discards_left,
-                      player, seed=self.seed + 1000003 * len(self.moves))
+                      player, seed=(self.seed + 1000003 * len(self.moves)) % 2**63)
         for r in rows:
             r["card"] = parse_card(r["card"], self.level)
             r["cell"] = -1 if r["cell"] is None else r["cell"][0] * self.level.size + r["cell"][1]
@@ -405,7 +367,3 @@ def _game_seed(seed: int, game: int) -> int:
     from .rng import game_seed
 
     return game_seed(seed, game)
-
-
-def colour_letter(card: int) -> str:
-    return COLOUR_LETTERS[card % 8]
