@@ -45,8 +45,8 @@ def main() -> None:
     levels = range(int(lo), int(hi or lo) + 1)
     specs = a.policies.split(",")
     table = strength()
-    print(f"# hints: seconds per answer, warm cache ({machine()}; one decision in {a.every}, from the first, of "
-          f"game 0 of seed 1)")
+    print(f"# hints: seconds per answer, warm cache ({machine()}; one decision in {a.every}, "
+          "from the first, of game 0 of seed 1)")
     print("| level | " + " | ".join(f"{p}: median / worst s | mean, P(gold)" for p in specs) + " |")
     print("|---|" + "---:|---|" * len(specs))
     for level in levels:

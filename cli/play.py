@@ -35,7 +35,8 @@ def _session(mode, level, resume, **deal):
         return Session(level, mode, **deal)
     s = Session.load(resume)
     if s.mode != mode:
-        raise InputError(f"{resume}: a saved '{s.mode}' game: continue it with numberup {s.mode} --resume")
+        raise InputError(f"{resume}: a saved '{s.mode}' game: continue it with numberup {s.mode} "
+                         "--resume")
     if level is not None and level != s.level.number:
         raise InputError(f"{resume}: a game of level {s.level.number}, not of --level {level}")
     return s

@@ -74,8 +74,8 @@ def render(s: Session, plain: bool = False, message: str = "") -> Group:
     lines.append(Text("  pts" + "".join(f"{_points(col):>{W}}" for col in cols)))
     lines.append(Text("     " + "".join(f"{marker_text(col.markers, plain):>{W}}" for col in cols)))
     for d in sc.lines[2 * n:]:
-        lines.append(Text(f"  diagonal {'top-left to bottom-right' if d.index == 0 else 'top-right to bottom-left'}: "
-                          f"{_points(d)} {marker_text(d.markers, plain)}"))
+        way = "top-left to bottom-right" if d.index == 0 else "top-right to bottom-left"
+        lines.append(Text(f"  diagonal {way}: {_points(d)} {marker_text(d.markers, plain)}"))
     parts.extend(lines)
     parts.append(Text(f"Result now: {sc.total}   ({'*' if plain else chr(0x2713)} checkmarker, - minus "
                       f"marker, . no points yet; {'+' if plain else chr(0xB7)} a cell you may use)"))
@@ -85,7 +85,8 @@ def render(s: Session, plain: bool = False, message: str = "") -> Group:
     elif s.needs_card:
         want = s.capacity - len(s.hand)
         parts.append(Text(f"Type the card{'s' if want > 1 else ''} drawn "
-                          f"({want} more{'; several at once, e.g. 1r 2g' if want > 1 else ''}), e.g. 3g"))
+                          f"({want} more{'; several at once, e.g. 1r 2g' if want > 1 else ''}), "
+                          "e.g. 3g"))
     else:
         t = Text("Hand: " if len(s.hand) > 1 else "Card: ")
         for k, card in enumerate(s.hand):

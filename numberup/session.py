@@ -336,7 +336,8 @@ class Session:
             raise InputError(f"{source}: a saved game lacks or garbles {err}") from None
         if (mode not in ("play", "assist") or not 1 <= level <= 20 or seed < 0
                 or not 0 <= game < 2**63):
-            raise InputError(f"{source}: mode {mode!r}, level {level}, seed {seed}, game {game} is not a game")
+            raise InputError(f"{source}: mode {mode!r}, level {level}, seed {seed}, game {game} "
+                             "is not a game")
         s = cls(get_level(level), mode, seed, game)
         for k, ev in enumerate(events):
             try:

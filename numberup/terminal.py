@@ -239,7 +239,8 @@ class Table:
             if len(s.hand) == 1:
                 return s.hand[0]
             raise InputError(f"you hold {' '.join(format_card(c) for c in s.hand)}: say which "
-                             f"card, e.g. {format_card(s.hand[0])} {'b3' if verb == 'play' else 'discard'}")
+                             f"card, e.g. {format_card(s.hand[0])} "
+                             f"{'b3' if verb == 'play' else 'discard'}")
         return parse_card(token, s.level)
 
     def play(self, card: int, cell: int) -> None:
