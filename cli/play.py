@@ -42,6 +42,24 @@ def _session(mode, level, resume, **deal):
     return s
 
 
+def _check_save(save, resume):
+    """A new game never overwrites a game in progress, nor a file that is not a saved game."""
+    from numberup.cards import InputError
+    from numberup.session import Session
+
+    if resume is not None and Path(save).resolve() == Path(resume).resolve():
+        return
+    if not Path(save).exists():
+        return
+    try:
+        old = Session.load(save)
+    except InputError:
+        raise InputError(f"{save} exists and is not a saved game: choose another --save") from None
+    if not old.done:
+        raise InputError(f"{save} holds a game in progress: continue it with --resume {save}, "
+                         "or choose another --save")
+
+
 def _run(s, save, log, no_color, advisor, compare):
     from numberup.terminal import Table, make_console
 
@@ -117,6 +135,7 @@ def play(level, seed, game, hints, compare, save, resume, log, no_color):
     advisor = _advisor(hints)
     s = _session("play", level, resume, seed=seed, game=game)
     save = _writable(save or resume or f"play-level{s.level.number}.json", "--save")
+    _check_save(save, resume)
     if log:
         _writable(log, "--log")
     _run(s, save, log, no_color, advisor, compare)
@@ -147,6 +166,7 @@ def assist(level, policy, compare, save, resume, log, no_color):
     advisor = _advisor(policy)
     s = _session("assist", level, resume)
     save = _writable(save or resume or f"assist-level{s.level.number}.json", "--save")
+    _check_save(save, resume)
     if log:
         _writable(log, "--log")
     _run(s, save, log, no_color, advisor, compare)

@@ -330,6 +330,20 @@ def test_resume_with_the_other_command(tmp_path, capsys):
     assert_one_line_error(code, out, err, ["numberup play --resume"])
 
 
+def test_a_new_game_keeps_a_saved_one(tmp_path, capsys):
+    """A new game does not overwrite a game in progress, nor a file that is not a saved game."""
+    s = Session(get_level(2), "play", 1, 0)
+    s.apply(s.hand[0], 12)
+    s.save(tmp_path / "g.json")
+    code, out, err = run_main(["play", "--level", "2", "--save", str(tmp_path / "g.json")], capsys)
+    assert_one_line_error(code, out, err, ["in progress", "--resume"])
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    code, out, err = run_main(["assist", "--level", "2", "--save", str(tmp_path / "notes.txt")],
+                              capsys)
+    assert_one_line_error(code, out, err, ["is not a saved game"])
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+
+
 def test_real_command_in_a_terminal(tmp_path):
     """The console script in a pseudo-terminal: the screen after a few moves."""
     pexpect = pytest.importorskip("pexpect")
