@@ -347,10 +347,14 @@ def test_a_new_game_keeps_a_saved_one(tmp_path, capsys):
 def test_real_command_in_a_terminal(tmp_path):
     """The console script in a pseudo-terminal: the screen after a few moves."""
     pexpect = pytest.importorskip("pexpect")
+    import shutil
+
     exe = os.path.join(os.path.dirname(sys.executable), "numberup")
+    exe = exe if os.access(exe, os.X_OK) else shutil.which("numberup")
+    cmd = [exe] if exe else [sys.executable, "-m", "numberup"]  # the console script, or its module
     save = tmp_path / "pty.json"
-    child = pexpect.spawn(exe, ["play", "--level", "1", "--seed", "3", "--save", str(save),
-                                "--hints", TINY, "--no-color"],
+    child = pexpect.spawn(cmd[0], cmd[1:] + ["play", "--level", "1", "--seed", "3", "--save",
+                                             str(save), "--hints", TINY, "--no-color"],
                           cwd=str(tmp_path), timeout=120, encoding="utf-8",
                           dimensions=(50, 120))
     try:
