@@ -49,12 +49,20 @@ def solver_on_deal(level: int | Level, seed: int, game: int, spec: str = DEFAULT
     return int(play_batch(get_level(level), parse_player(spec), seed, game, 1, 1).scores[0])
 
 
-def foresight_on_deal(level: int, seed: int, game: int):
-    """``numberup.hindsight.solve`` on the deal if that module exists: ``(found, bound,
-    bound_proven)``, or None."""
+def foresight_solver():
+    """``numberup.hindsight.solve`` if that module exists, else None."""
     try:
         from .hindsight import solve
     except (ImportError, AttributeError):
+        return None
+    return solve
+
+
+def foresight_on_deal(level: int, seed: int, game: int):
+    """``numberup.hindsight.solve`` on the deal if that module exists: ``(found, bound,
+    bound_proven)``, or None."""
+    solve = foresight_solver()
+    if solve is None:
         return None
     r = solve(level, seed, game)
     return int(r.found), r.bound, bool(r.bound_proven)

@@ -9,6 +9,7 @@ and end of input or Ctrl-C saves it and ends cleanly.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 
@@ -305,7 +306,8 @@ class Table:
                 self.say(f"Could not write the log {self.log_path}: {err.strerror}.")
         if not self.compare:
             return
-        from .standing import DEFAULT_SOLVER, foresight_on_deal, solver_on_deal, standing
+        from .standing import (DEFAULT_SOLVER, foresight_on_deal, foresight_solver,
+                               solver_on_deal, standing)
 
         if s.mode == "play":
             others = [DEFAULT_SOLVER] + ([self.advisor] if self.advisor not in (None, DEFAULT_SOLVER)
@@ -318,11 +320,13 @@ class Table:
                 except Exception as err:
                     self.say(f"{spec}'s game could not be played ({err}).")
             try:
+                if foresight_solver() is not None:
+                    self.say("Searching this deal with foresight of the whole deck ...")
                 fs = foresight_on_deal(s.level.number, s.seed, s.game)
                 if fs is not None:
                     found, bound, proven = fs
                     extra = "" if bound is None else (
-                        f"; no game on this deal scores more than {bound:.0f}" if proven
+                        f"; no game on this deal scores more than {math.floor(bound)}" if proven
                         else f"; estimated bound {bound:.0f}")
                     self.say(f"With foresight of the whole deck: {found}{extra}.")
             except Exception as err:

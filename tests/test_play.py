@@ -299,6 +299,34 @@ def test_end_screen_compares_with_the_solver(tmp_path):
     assert "of the solver's results on level 1" in screen
 
 
+def test_end_screen_shows_foresight_when_there(tmp_path, monkeypatch):
+    """With a numberup.hindsight module offering solve(level, seed, game), its result on the
+    deal is shown; without one, nothing is said about foresight."""
+    import types
+
+    calls = []
+    fake = types.ModuleType("numberup.hindsight")
+
+    def solve(level, seed, game):
+        calls.append((level, seed, game))
+        return types.SimpleNamespace(found=77, bound=80.5, bound_proven=True)
+
+    fake.solve = solve
+    text, _ = _script(2, 5, 1)
+    for module in (None, fake):
+        monkeypatch.setitem(sys.modules, "numberup.hindsight", module)
+        s = Session(get_level(2), "play", 5, 1)
+        table, out, _ = _table(s, text, tmp_path, log=False, compare=True)
+        table.run()
+        screen = out.getvalue()
+        if module is None:  # import fails: no line about foresight
+            assert "foresight" not in screen
+        else:
+            assert ("With foresight of the whole deck: 77; no game on this deal scores more "
+                    "than 80") in screen
+    assert calls == [(2, 5, 1)]
+
+
 def test_saved_file_is_checked(tmp_path):
     bad = tmp_path / "bad.json"
     for content in ("{", "[]", json.dumps({"numberup": "session", "mode": "play"}),
