@@ -180,6 +180,9 @@ class Table:
         if text == "quit!":
             return True
         if text in ("quit", "q", "exit", "save"):
+            if not s.events:
+                self.say("Nothing played, nothing saved.")
+                return True
             if not self.save():
                 raise InputError("the game is not saved, so it goes on (quit! stops without saving)")
             self.say(f"Saved in {self.save_path}; continue with: numberup {s.mode} --resume "

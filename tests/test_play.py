@@ -278,11 +278,13 @@ def test_end_of_input_saves(tmp_path):
     assert "End of input: the game is saved" in out.getvalue()
     _same_position(s, Session.load(tmp_path / "save.json"))
     # nothing played: nothing saved
-    s = Session(get_level(5), "play", 2, 0)
     (tmp_path / "save.json").unlink()
-    table, out, _ = _table(s, "", tmp_path, log=False)
-    table.run()
-    assert not (tmp_path / "save.json").exists()
+    for text in ("", "help\nquit\n"):
+        s = Session(get_level(5), "play", 2, 0)
+        table, out, _ = _table(s, text, tmp_path, log=False)
+        table.run()
+        assert "nothing saved" in out.getvalue()
+        assert not (tmp_path / "save.json").exists()
 
 
 def test_end_screen_compares_with_the_solver(tmp_path):
