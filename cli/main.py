@@ -48,13 +48,18 @@ def main(argv=None) -> None:
         _fail(err.format_message() + hint)
     except click.ClickException as err:
         _fail(err.format_message())
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("numberup: interrupted", err=True)
         sys.exit(130)
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as err:
+        # A file that could not be written while the work ran (paths are checked before it
+        # starts, but a disk can fill up): what and where, and nothing half-written is kept.
+        where = f"{err.filename}: " if err.filename else ""
+        _fail(f"{where}{err.strerror or err}")
 
 
 def _fail(message: str) -> None:
