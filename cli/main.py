@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from numberup.cards import InputError
+from numberup.errors import InputError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 

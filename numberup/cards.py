@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .errors import InputError  # noqa: F401  (numberup.cards.InputError, as ever)
 from .levels import Level, get_level
 
 COLOUR_LETTERS = "roygbnpm"
@@ -29,8 +30,6 @@ MAX_LINE = 1000  # characters in one line of a grid file (a 6x6 row takes about 
 
 
 
-class InputError(ValueError):
-    """Bad input from a user: the message says what is wrong and where."""
 
 
 def shown(token: str, limit: int = 20) -> str:
