@@ -152,6 +152,11 @@ def _fail(option, message):
     raise click.BadParameter(message, param_hint=option)
 
 
+def _not_empty(path, option):
+    if not str(path).strip():
+        _fail(option, "an empty path")
+
+
 def check_out_dir(out, option="--out"):
     """Create the directory ``out`` (and its parents) and prove it takes a file, before any
     game is played; on failure remove what was created and raise a usage error naming the
@@ -161,6 +166,7 @@ def check_out_dir(out, option="--out"):
 
     if out is None:
         return None
+    _not_empty(out, option)
     out = Path(out)
     if out.exists() and not out.is_dir():
         _fail(option, f"{out} exists and is not a directory")
@@ -186,6 +192,7 @@ def check_out_file(path, option):
 
     if path is None:
         return None
+    _not_empty(path, option)
     path = Path(path)
     if path.is_dir():
         _fail(option, f"{path} is a directory, not a file")

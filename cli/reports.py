@@ -82,6 +82,8 @@ def _output_path(output, fmt):
     """Check --output and --format before any game is played; returns (path or None, format)."""
     if output is None:
         return None, fmt or "png"
+    if not output.strip():
+        raise click.BadParameter("an empty path", param_hint="--output")
     path = Path(output)
     suffix = path.suffix[1:].lower()
     if suffix in ("png", "svg"):
