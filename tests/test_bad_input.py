@@ -41,8 +41,7 @@ DERANDOMIZE = not os.environ.get("NUMBERUP_FUZZ_RANDOM")
 
 def _commands():
     """Every leaf command as (path, command), e.g. (('plot', 'dist'), <Command dist>)."""
-    run_isolated(["--help"])  # main() imports the modules that register the commands
-
+    # cli_checks has run main(), which imports the modules that register the commands
     def walk(group, path):
         for name, cmd in sorted(group.commands.items()):
             if isinstance(cmd, click.Group):
