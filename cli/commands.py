@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .common import (LEVEL_RANGE, SUMMARY_KEYS, TextFile, LevelsParam, check_out_paths,
-                     echo_json, games_option, jobs_option, print_rich, run_runs, seed_option,
-                     write_summary)
+from .common import (LEVEL_RANGE, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
+                     check_out_paths, echo_json, games_option, jobs_option, print_rich,
+                     run_runs, seed_option, write_summary)
 from .main import cli
 
 
@@ -85,7 +85,7 @@ def _run_options(f):
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
         click.option("--chunk", type=click.IntRange(1), default=None,
                      help="Games per chunk (default: adaptive, ~0.5 s each)."),
-        click.option("--first", type=click.IntRange(0), default=0,
+        click.option("--first", type=click.IntRange(0, MAX_FIRST), default=0,
                      help="Index of the first game, to split one run across machines."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr [default: when stderr is a terminal]."),

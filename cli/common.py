@@ -299,14 +299,19 @@ SUMMARY_KEYS = ("level", "policy", "games", "seed", "mean", "sd", "se", "p05", "
                 "p_gold_hi", "seconds", "games_per_s", "seconds_per_game")
 
 
+MAX_GAMES = 10**9  # a run keeps every score in memory; split bigger runs with --first
+MAX_SEED = 2**64 - 1  # the generator's seed is 64 bits: a larger one would alias a smaller one
+MAX_FIRST = 2**62  # game indices stay well inside int64, whatever --games adds
+
+
 def games_option(help_text):
-    return click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
-                        help=help_text)
+    return click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=2500,
+                        show_default=True, help=help_text)
 
 
 def seed_option(help_text):
-    return click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-                        help=help_text)
+    return click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1,
+                        show_default=True, help=help_text)
 
 
 def jobs_option(help_text):

@@ -285,3 +285,44 @@ def test_the_property_test_reaches_every_command_and_both_outcomes():
         assert any(s.startswith(" ".join(path[:2])) for s in seen), f"{path} never tried"
     codes = [code for _, code in TRIED]
     assert codes.count(2) > len(codes) // 2 and 0 in codes, codes
+
+
+def _extremes(param) -> list[str]:
+    """The edge values of a parameter's type: just outside its range, huge, malformed."""
+    t = param.type
+    if isinstance(t, click.IntRange):
+        out = ["x", "9" * 40, "-" + "9" * 40]
+        out += [str(t.min - 1)] if t.min is not None else []
+        out += [str(t.max + 1)] if t.max is not None else []
+        return out
+    if isinstance(t, (click.types.IntParamType, click.types.FloatParamType)):
+        return ["x", "nan", "1e999", "9" * 40]
+    if isinstance(t, (LevelsParam, JobsParam)):
+        return ["0", "21", "9" * 40, "x"]
+    if isinstance(t, (TextFile, click.File)):
+        return ["bad-14-binary.txt", "bad-14-huge-line.txt", "adir", "/proc/nope/x"]
+    if isinstance(t, click.Path):
+        return ["/proc/nope/x", "/dev/null/x", "afile/x", ""]
+    if param.name in ("policy", "policies"):
+        return [s for s in BAD_SPECS if "=" in s and s.rsplit("=", 1)[1][:1].isdigit()]
+    return []
+
+
+SWEEP = [(path, cmd, p) for path, cmd in COMMANDS for p in cmd.params
+         if p.name != "help" and _extremes(p)]
+
+
+@pytest.mark.parametrize("path, cmd, param", SWEEP,
+                         ids=[f"{' '.join(path)} {p.name}" for path, cmd, p in SWEEP])
+def test_every_parameter_at_its_edges(path, cmd, param, place):
+    """Each parameter of each command, at each edge value of its type, alone in a cheap valid
+    invocation of level 14 (a deterministic sweep beside the random examples above)."""
+    params = {p.name: v for p in cmd.params
+              if p.name != "help" and (v := _good_value(p, 14)) is not None}
+    for value in _extremes(param):
+        argv = _argv(path, {**params, param.name: value}, cmd)
+        with _inside(place):
+            code, out, err = run_isolated(argv)
+        assert code in (0, 2) and "Traceback" not in err, f"numberup {argv} exited {code}:\n{err}"
+        if code == 2:
+            assert_one_line_error(code, out, err)
