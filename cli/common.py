@@ -175,13 +175,21 @@ def check_out_dir(out, option="--out"):
         out.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=out).close()
     except OSError as err:
-        for p in made:  # deepest first: only the empty directories made here
-            try:
-                p.rmdir()
-            except OSError:
-                pass
+        _remove_empty(made)
         _fail(option, f"cannot write in {out}: {err.strerror or err}")
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and made:  # a run that fails leaves no empty directory behind
+        ctx.call_on_close(lambda: _remove_empty(made))
     return out
+
+
+def _remove_empty(dirs):
+    """Remove the directories of ``dirs`` (deepest first) that are empty."""
+    for p in dirs:
+        try:
+            p.rmdir()
+        except OSError:
+            pass
 
 
 def check_out_file(path, option):

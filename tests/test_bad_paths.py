@@ -67,9 +67,13 @@ def test_bad_file_or_path(case, files, capsys):
 def test_full_disk_log(command, files, capsys):
     """--log on a full device: the run stops with one line naming the file, and --out keeps
     no table (a half-written run is not a result)."""
-    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "run"], capsys)
+    (files / "kept").mkdir()
+    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "run/a"], capsys)
     assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
-    assert list((files / "run").iterdir()) == []
+    assert not (files / "run").exists()  # the directories it made are gone again
+    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "kept"], capsys)
+    assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
+    assert list((files / "kept").iterdir()) == []  # a directory that was there stays
 
 
 def test_disk_full_mid_run_keeps_nothing_half_written(files, capsys, monkeypatch):
@@ -91,7 +95,7 @@ def test_disk_full_mid_run_keeps_nothing_half_written(files, capsys, monkeypatch
                                "--log", "games.jsonl"], capsys)
     assert_one_line_error(code, out, err, [str(Path("run") / "games.parquet"), "No space left"])
     assert len(calls) == 2
-    assert list((files / "run").iterdir()) == []
+    assert not (files / "run").exists()
     assert not (files / "games.jsonl").exists()
 
 
