@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .common import (LEVEL_RANGE, SUMMARY_KEYS, LevelsParam, check_out_paths,
-                     echo_json, games_option, jobs_option, print_rich, run_runs, seed_option,
-                     write_summary)
+from .common import (LEVEL_RANGE, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
+                     check_out_paths, echo_json, games_option, jobs_option, print_rich,
+                     run_runs, seed_option, write_summary)
 from .main import cli
 
 
@@ -36,7 +36,7 @@ def levels(level, as_json):
 @cli.command()
 @click.option("--level", "-l", type=LEVEL_RANGE, required=True, help="The level (1-20).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per grid.")
-@click.argument("files", nargs=-1, required=True, type=click.File("r"))
+@click.argument("files", nargs=-1, required=True, type=TextFile())
 def score(level, as_json, files):
     """Score finished grids of a level.
 
@@ -55,8 +55,7 @@ def score(level, as_json, files):
 
     grids = []
     for f in files:
-        name = "<stdin>" if f.name == "<stdin>" else f.name
-        text = f.read()
+        name, text = f.name, f.read()
         blocks = list(split_grids(text))
         if not blocks:
             raise InputError(f"{name}: no grid found")
@@ -86,7 +85,7 @@ def _run_options(f):
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
         click.option("--chunk", type=click.IntRange(1), default=None,
                      help="Games per chunk (default: adaptive, ~0.5 s each)."),
-        click.option("--first", type=click.IntRange(0), default=0,
+        click.option("--first", type=click.IntRange(0, MAX_FIRST), default=0,
                      help="Index of the first game, to split one run across machines."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr [default: when stderr is a terminal]."),
@@ -191,7 +190,7 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
               help="The searcher that judges the actions (expectimax or rollout spec).")
 @seed_option("Seed of the searcher's own randomness.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.argument("gridfile", type=click.File("r"))
+@click.argument("gridfile", type=TextFile())
 def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, gridfile):
     """Where should this card go? Every legal action for a game on the table, best first.
 
@@ -209,12 +208,11 @@ def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, g
 
     if (card is None) == (hand is None):
         raise click.UsageError("give exactly one of --card (the card just drawn) or --hand")
-    text = gridfile.read()
+    src, text = gridfile.name, gridfile.read()
     try:
         actions = advise_actions(level, text, card if card is not None else hand, discarded,
                                  discards_left, policy, seed)
     except InputError as err:
-        src = "<stdin>" if gridfile.name == "<stdin>" else gridfile.name
         raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None
     if as_json:
         echo_json({"actions": actions})

@@ -87,22 +87,138 @@ def progress_bar(enabled: bool):
                     Rate(""), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
 
 
-def check_out_paths(out, log):
-    """Create --out and check both paths before any game is played (nothing half-written)."""
+MAX_FILE_BYTES = 64 << 20  # a grid takes about 100 bytes: this is over 500,000 grids
+
+
+class TextFile(click.ParamType):
+    """A text file such as grids ('-': stdin). Parsing checks that it opens; the command
+    reads it with ``.read()``, which returns its text or raises
+    :class:`~numberup.cards.InputError` naming the file: unreadable, binary, not UTF-8, a
+    huge line or a huge file."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, TextInput):
+            return value
+        if value != "-":
+            try:
+                open(value, "rb").close()
+            except OSError as err:
+                self.fail(f"{value}: {err.strerror or err}", param, ctx)
+        return TextInput(str(value))
+
+
+class TextInput:
+    """A file named on the command line, read whole when the command asks (see TextFile)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.name = "<stdin>" if path == "-" else path
+
+    def read(self) -> str:
+        from numberup.cards import InputError, read_text
+
+        try:
+            if self.path == "-":
+                data = _read_capped(sys.stdin.buffer)
+            else:
+                with open(self.path, "rb") as f:
+                    data = _read_capped(f)
+        except OSError as err:
+            raise InputError(f"{self.name}: {err.strerror or err}") from None
+        if data is None:
+            raise InputError(f"{self.name} is larger than {MAX_FILE_BYTES >> 20} MiB")
+        return read_text(data, self.name)
+
+
+def _read_capped(f) -> bytes | None:
+    """At most MAX_FILE_BYTES of ``f`` (None if there is more), read in blocks so that an
+    endless input such as /dev/zero stops early."""
+    blocks, size = [], 0
+    while True:
+        block = f.read(1 << 20)
+        if not block:
+            return b"".join(blocks)
+        if b"\0" in block:  # binary: no need to read on (read_text names the byte)
+            return b"".join(blocks) + block
+        size += len(block)
+        if size > MAX_FILE_BYTES:
+            return None
+        blocks.append(block)
+
+
+def _fail(option, message):
+    raise click.BadParameter(message, param_hint=option)
+
+
+def _not_empty(path, option):
+    if not str(path).strip():
+        _fail(option, "an empty path")
+
+
+def check_out_dir(out, option="--out"):
+    """Create the directory ``out`` (and its parents) and prove it takes a file, before any
+    game is played; on failure remove what was created and raise a usage error naming the
+    option. Returns the path, or None."""
+    import tempfile
     from pathlib import Path
 
-    if out is not None:
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise click.BadParameter(f"{out} exists and is not a directory", param_hint="--out")
+    if out is None:
+        return None
+    _not_empty(out, option)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        _fail(option, f"{out} exists and is not a directory")
+    made = [p for p in [out, *out.parents] if not p.exists()]
+    try:
         out.mkdir(parents=True, exist_ok=True)
-        if not os.access(out, os.W_OK):
-            raise click.BadParameter(f"{out} is not writable", param_hint="--out")
-    if log is not None:
-        parent = Path(log).resolve().parent
-        if not parent.is_dir():
-            raise click.BadParameter(f"directory {parent} does not exist", param_hint="--log")
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as err:
+        _remove_empty(made)
+        _fail(option, f"cannot write in {out}: {err.strerror or err}")
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and made:  # a run that fails leaves no empty directory behind
+        ctx.call_on_close(lambda: _remove_empty(made))
     return out
+
+
+def _remove_empty(dirs):
+    """Remove the directories of ``dirs`` (deepest first) that are empty."""
+    for p in dirs:
+        try:
+            p.rmdir()
+        except OSError:
+            pass
+
+
+def check_out_file(path, option):
+    """Check that the file ``path`` can be written, before any work: it is not a directory
+    and opens for writing (a new file is created and removed again, an existing one is
+    opened without truncating it). Returns the path, or None."""
+    from pathlib import Path
+
+    if path is None:
+        return None
+    _not_empty(path, option)
+    path = Path(path)
+    if path.is_dir():
+        _fail(option, f"{path} is a directory, not a file")
+    try:
+        if path.exists():
+            open(path, "ab").close()
+        else:
+            open(path, "xb").close()
+            path.unlink()
+    except OSError as err:
+        _fail(option, f"cannot write {path}: {err.strerror or err}")
+    return path
+
+
+def check_out_paths(out, log):
+    """Create --out and check both paths before any game is played (nothing half-written)."""
+    check_out_file(log, "--log")
+    return check_out_dir(out)
 
 
 def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
@@ -113,10 +229,10 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
     sinks = []
     table = GameTable(out / "games.parquet") if out is not None else None
     if table:
-        sinks.append(table)
+        sinks.append(_Named(table, out / "games.parquet"))
     game_log = GameLog(log) if log else None
     if game_log:
-        sinks.append(game_log)
+        sinks.append(_Named(game_log, log))
     results = []
     ok = False
     try:
@@ -135,11 +251,45 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
             interrupted = flag["stop"]
         ok = True
     finally:
-        if game_log:
-            game_log.close()
-        if table:
-            table.close() if ok else table.discard()
+        _close_sinks(game_log, log, table, ok)
     return results, interrupted
+
+
+class _Named:
+    """A sink whose write errors name its file (a full disk says only 'No space left')."""
+
+    def __init__(self, sink, path):
+        self.sink, self.path = sink, str(path)
+
+    def write(self, batch) -> None:
+        try:
+            self.sink.write(batch)
+        except OSError as err:
+            raise OSError(err.errno, err.strerror or str(err), self.path) from None
+
+
+def _close_sinks(game_log, log, table, ok):
+    """Close --log and --out's table; when the run failed (or closing them fails, e.g. on a
+    full disk) drop both rather than leave them half-written. Raises the first OSError."""
+    errors = []
+    if game_log:
+        try:
+            game_log.close()
+        except OSError as err:
+            errors.append(OSError(err.errno, err.strerror or str(err), str(log)))
+    if table:
+        if ok and not errors:
+            try:
+                table.close()
+            except OSError as err:
+                errors.append(OSError(err.errno, err.strerror or str(err), str(table.path)))
+                table.discard()
+        else:
+            table.discard()
+    if game_log and (errors or not ok) and os.path.isfile(log):  # a regular file, not /dev/...
+        os.unlink(log)
+    if errors:
+        raise errors[0]
 
 
 def write_summary(out, frame):
@@ -157,14 +307,19 @@ SUMMARY_KEYS = ("level", "policy", "games", "seed", "mean", "sd", "se", "p05", "
                 "p_gold_hi", "seconds", "games_per_s", "seconds_per_game")
 
 
+MAX_GAMES = 10**9  # a run keeps every score in memory; split bigger runs with --first
+MAX_SEED = 2**64 - 1  # the generator's seed is 64 bits: a larger one would alias a smaller one
+MAX_FIRST = 2**62  # game indices stay well inside int64, whatever --games adds
+
+
 def games_option(help_text):
-    return click.option("--games", "-n", type=click.IntRange(1), default=2500, show_default=True,
-                        help=help_text)
+    return click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=2500,
+                        show_default=True, help=help_text)
 
 
 def seed_option(help_text):
-    return click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True,
-                        help=help_text)
+    return click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1,
+                        show_default=True, help=help_text)
 
 
 def jobs_option(help_text):

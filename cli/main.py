@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from numberup.cards import InputError
+from numberup.errors import InputError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -38,6 +38,7 @@ def main(argv=None) -> None:
     from . import commands  # noqa: F401  (registers the commands on the group)
     from . import reports  # noqa: F401  (registers plot and campaign)
     from . import play  # noqa: F401  (registers play and assist)
+    from . import players  # noqa: F401  (registers players)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)
@@ -49,13 +50,18 @@ def main(argv=None) -> None:
         _fail(err.format_message() + hint)
     except click.ClickException as err:
         _fail(err.format_message())
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("numberup: interrupted", err=True)
         sys.exit(130)
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as err:
+        # A file that could not be written while the work ran (paths are checked before it
+        # starts, but a disk can fill up): what and where, and nothing half-written is kept.
+        where = f"{err.filename}: " if err.filename else ""
+        _fail(f"{where}{err.strerror or err}")
 
 
 def _fail(message: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from .common import (LevelsParam, check_out_paths, echo_json, games_option, jobs_option,
+from .common import (LevelsParam, check_out_file, check_out_paths, echo_json, games_option, jobs_option,
                      print_rich, run_runs, seed_option, write_summary)
 from .main import cli
 
@@ -82,6 +82,8 @@ def _output_path(output, fmt):
     """Check --output and --format before any game is played; returns (path or None, format)."""
     if output is None:
         return None, fmt or "png"
+    if not output.strip():
+        raise click.BadParameter("an empty path", param_hint="--output")
     path = Path(output)
     suffix = path.suffix[1:].lower()
     if suffix in ("png", "svg"):
@@ -94,10 +96,7 @@ def _output_path(output, fmt):
     else:
         fmt = fmt or "png"
         path = path.with_name(f"{path.name}.{fmt}")
-    if not path.resolve().parent.is_dir():
-        raise click.BadParameter(f"directory {path.resolve().parent} does not exist",
-                                 param_hint="--output")
-    return path, fmt
+    return check_out_file(path, "--output"), fmt
 
 
 def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, need: str):
@@ -156,9 +155,12 @@ def _one_level(levels, frame):
 
 def _finish(plot, path, fmt, default_dir, stem, as_json):
     path = path or Path(default_dir) / f"{stem}.{fmt}"
+    new = not path.exists()
     try:
         plot.save(path, fmt)
     except OSError as err:
+        if new and path.is_file():  # not half a plot (and never a device such as /dev/full)
+            path.unlink()
         raise click.ClickException(f"cannot write {path}: {err.strerror or err}") from None
     if as_json:
         echo_json({**plot.to_dict(), "file": str(path), "format": fmt})

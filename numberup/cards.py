@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .errors import InputError  # noqa: F401  (numberup.cards.InputError, as ever)
 from .levels import Level, get_level
 
 COLOUR_LETTERS = "roygbnpm"
@@ -24,10 +25,39 @@ EMPTY = -1
 N_CARD_IDS = 48  # values 1..6 x colours 0..7
 
 _TOKEN = re.compile(r"^([1-9])([a-z])$")
+MAX_LINE = 1000  # characters in one line of a grid file (a 6x6 row takes about 20)
 
 
-class InputError(ValueError):
-    """Bad input from a user: the message says what is wrong and where."""
+
+
+
+
+def shown(token: str, limit: int = 20) -> str:
+    """A token as error messages quote it: its ``repr``, cut to ``limit`` characters
+    (``'aaaaaaaa...'``) so that a huge token cannot flood the one-line message."""
+    return repr(token) if len(token) <= limit else repr(token[:limit]) + "..."
+
+
+def read_text(data: bytes, source: str) -> str:
+    """The text of a grid file's bytes, or :class:`InputError` saying where it is not text:
+    a NUL byte (a binary file), bytes that are not UTF-8, or a line longer than
+    :data:`MAX_LINE` characters. A UTF-8 byte-order mark is dropped."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise InputError(f"{source}, line {line}: a NUL byte at byte {nul}: this is a binary "
+                         f"file, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise InputError(f"{source}, line {line}: byte 0x{data[err.start]:02x} at byte "
+                         f"{err.start} is not UTF-8 text") from None
+    for lineno, ln in enumerate(text.splitlines(), 1):
+        if len(ln) > MAX_LINE:
+            raise InputError(f"{source}, line {lineno}: {len(ln):,} characters long; lines of "
+                             f"grids and tables have at most {MAX_LINE}")
+    return text
 
 
 def card_id(value: int, colour: int) -> int:
@@ -65,7 +95,7 @@ def parse_card(token: str, level: int | Level, where: str = "") -> int:
     m = _TOKEN.match(token.strip().lower())
     if not m or m.group(2) not in COLOUR_LETTERS:
         raise InputError(
-            f"{at}unknown token {token!r}: a card is a value and a colour letter "
+            f"{at}unknown token {shown(token)}: a card is a value and a colour letter "
             f"({COLOUR_LETTERS[: lv.colours]}), e.g. 3g; an empty cell is '.'"
         )
     value, colour = int(m.group(1)), COLOUR_LETTERS.index(m.group(2))
@@ -86,7 +116,7 @@ def parse_cards(text: str, level: int | Level, where: str = "") -> list[int]:
     for k, tok in enumerate(tokens, 1):
         card = parse_card(tok, level, f"{where} card {k}".strip())
         if card in cards:
-            raise InputError(f"{where} card {k}: {tok!r} appears twice (each card exists once)".strip())
+            raise InputError(f"{where} card {k}: {shown(tok)} appears twice (each card exists once)".strip())
         cards.append(card)
     return cards
 

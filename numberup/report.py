@@ -148,3 +148,59 @@ def advice_table(actions: list[dict], level: int):
         table.add_row(str(k), a["card"], cell, f"{a['mean']:.1f}", pct(a["p_bronze"]),
                       pct(a["p_silver"]), pct(a["p_gold"]))
     return table
+
+
+def players_text(info: list[dict], source: str | None, level: int | None = None):
+    """``numberup players``: per player its help, a table of its parameters and one of its
+    measured specs (see :func:`numberup.catalog.catalog`). Yields strings and rich tables."""
+    from rich.table import Table
+
+    where = f"level {level}" if level else "mean over the levels run"
+    for k, p in enumerate(info):
+        yield ("\n" if k else "") + f"{p['spec']}\n  {p['help']}"
+        if p["params"]:
+            table = Table(title_justify="left", box=None, padding=(0, 2))
+            for col in ("parameter", "default", "accepts", "meaning"):
+                table.add_column(col, justify="left", overflow="fold")
+            for q in p["params"]:
+                accepts = "|".join(q["choices"]) if q["choices"] else _accepts(q)
+                table.add_row(q["name"], str(q["default"]), accepts, q["help"])
+            yield table
+        if p["measured"] is None:
+            yield "  measured: no summary table (results/summary.csv is not installed; --summary)"
+        elif not p["measured"]:
+            yield f"  measured: not in {source}" + (f" on level {level}" if level else "")
+        else:
+            table = Table(title=f"  measured ({source}, {where})", title_justify="left",
+                          box=None, padding=(0, 2))
+            for col in ("spec", "levels", "games", "s/game", "mean", "P(>=bronze)",
+                        "P(>=silver)", "P(gold)"):
+                table.add_column(col, justify="left" if col == "spec" else "right")
+            for m in p["measured"]:
+                table.add_row(m["spec"], _level_list(m["levels"]), f"{m['games']:,}",
+                              f"{m['seconds_per_game']:.2g}",
+                              "-" if m["mean"] is None else f"{m['mean']:.1f}",
+                              *(pct(m[f"p_{x}"]) for x in ("bronze", "silver", "gold")))
+            yield table
+
+
+def _accepts(q: dict) -> str:
+    kind = "whole number" if q["type"] == "integer" else "number"
+    lo, hi = q["minimum"], q["maximum"]
+    if lo is not None and hi is not None:
+        return f"{kind} {lo:g}-{hi:g}"
+    if lo is not None:
+        return f"{kind} >= {lo:g}"
+    return f"{kind} <= {hi:g}" if hi is not None else kind
+
+
+def _level_list(levels: list[int]) -> str:
+    """``[1, 2, 3, 5] -> '1-3,5'``."""
+    parts, start = [], None
+    for k, x in enumerate(levels):
+        if start is None:
+            start = x
+        if k + 1 == len(levels) or levels[k + 1] != x + 1:
+            parts.append(str(start) if start == x else f"{start}-{x}")
+            start = None
+    return ",".join(parts)

@@ -328,8 +328,11 @@ class GameTable:
         os.replace(self.tmp, self.path)
 
     def discard(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        try:
+            if self.writer is not None:
+                self.writer.close()
+        except OSError:  # e.g. a full disk: the table is dropped all the same
+            pass
         self.tmp.unlink(missing_ok=True)
 
 

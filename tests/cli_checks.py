@@ -6,9 +6,20 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: F401  (registers plot and campaign)
 from numberup_cli.main import cli, main
+
+
+def _register_commands() -> None:
+    """Register every command on the group, as ``numberup`` does: main() imports the modules
+    that define them, so a module added there is seen here too."""
+    with CliRunner().isolation():
+        try:
+            main(["--help"])
+        except SystemExit:
+            pass
+
+
+_register_commands()
 
 
 def invoke(args, input=None) -> str:
@@ -40,3 +51,17 @@ def assert_one_line_error(code, out, err, must_name=()):
     for thing in must_name:
         assert thing in lines[0], f"the message does not name {thing!r}: {lines[0]}"
     assert out == "", f"something was printed on stdout before the error:\n{out}"
+
+
+def run_isolated(argv, stdin: bytes = b"") -> tuple[int, str, str]:
+    """Run ``numberup argv`` as the console script does, with ``stdin`` as its standard input
+    and no pytest fixture (so it can run inside a hypothesis test): (exit status, stdout,
+    stderr). An exception that escapes :func:`main` (a traceback) propagates."""
+    with CliRunner().isolation(input=stdin) as (stdout, stderr, _):
+        try:
+            main(list(argv))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return (code, stdout.getvalue().decode("utf-8", "replace"),
+                stderr.getvalue().decode("utf-8", "replace"))

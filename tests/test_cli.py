@@ -339,7 +339,8 @@ def test_import_is_light():
 
 
 def test_help_is_light():
-    """``numberup --help`` (which registers every command) loads none of the heavy modules."""
+    """``numberup --help`` (which registers every command) loads none of the heavy modules,
+    numpy included: it answers in well under 0.3 s (measured in benchmarks/README.md)."""
     code = (
         "import sys, contextlib, io\n"
         "from numberup_cli.main import main\n"
@@ -348,7 +349,8 @@ def test_help_is_light():
         "        main(['--help'])\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "heavy = [m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules]\n"
+        "heavy = [m for m in ('numpy', 'numba', 'pandas', 'matplotlib', 'pyarrow', 'rich')\n"
+        "         if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -1,0 +1,107 @@
+"""Files that cannot be read and paths that cannot be written: one line naming the file and
+the option, exit status 2, and nothing left half-written (the cases of issue 13 first; the
+property test in test_bad_input.py covers the rest)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from cli_checks import assert_one_line_error, run_isolated, run_main
+
+PLAY = ["--level", "14", "--games", "10", "--policy", "greedy", "--jobs", "1", "--no-progress"]
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "garbage").write_bytes(b"\xff\xfe\x00garbage")
+    (tmp_path / "latin1.txt").write_bytes("1r 2r 3r 4r 5\xe9\n".encode("latin-1"))
+    (tmp_path / "huge.txt").write_text("1r " * 100_000 + "\n")
+    (tmp_path / "adir").mkdir()
+    return tmp_path
+
+
+CASES = {
+    # argv, what the message names
+    "score-binary": (["score", "--level", "1", "garbage"], ["garbage", "binary"]),
+    "score-not-utf8": (["score", "--level", "1", "latin1.txt"], ["latin1.txt", "line 1", "UTF-8"]),
+    "score-huge-line": (["score", "--level", "1", "huge.txt"], ["huge.txt", "line 1", "300,000"]),
+    "score-endless-binary": (["score", "--level", "1", "/dev/zero"], ["/dev/zero", "binary"]),
+    "score-directory": (["score", "--level", "1", "adir"], ["adir", "directory"]),
+    "advise-binary": (["advise", "--level", "14", "--card", "3g", "garbage"], ["garbage"]),
+    "simulate-out-proc": (["simulate", *PLAY, "--out", "/proc/forbidden"],
+                          ["--out", "/proc/forbidden"]),
+    "simulate-out-under-device": (["simulate", *PLAY, "--out", "/dev/null/x"],
+                                  ["--out", "/dev/null/x", "Not a directory"]),
+    "simulate-out-is-file": (["simulate", *PLAY, "--out", "garbage"], ["--out", "garbage"]),
+    "simulate-out-empty": (["simulate", *PLAY, "--out", ""], ["--out", "empty"]),
+    "simulate-log-proc": (["simulate", *PLAY, "--log", "/proc/x"], ["--log", "/proc/x"]),
+    "simulate-log-is-directory": (["simulate", *PLAY, "--log", "adir"], ["--log", "adir"]),
+    "plot-out-proc": (["plot", "dist", *PLAY, "--out", "/proc/x"], ["--out", "/proc/x"]),
+    "plot-output-proc": (["plot", "dist", *PLAY, "--output", "/proc/x.png"],
+                         ["--output", "/proc/x.png"]),
+    "plot-output-empty": (["plot", "dist", *PLAY, "--output", ""], ["--output", "empty"]),
+    "campaign-out-device": (["campaign", "--games", "2", "--policy", "greedy", "--out",
+                             "/dev/null"], ["--out", "/dev/null"]),
+    "players-summary-binary": (["players", "--summary", "garbage"], ["garbage"]),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_file_or_path(case, files, capsys):
+    argv, must_name = CASES[case]
+    if any(a.startswith(("/proc/", "/dev/")) for a in argv) and not Path("/proc/self").exists():
+        pytest.skip("needs Linux's /proc and /dev")
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run_main(argv, capsys)
+    assert_one_line_error(code, out, err, must_name)
+    assert sorted(p.name for p in files.iterdir()) == before, "a file was left behind"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "-p", "random"]])
+def test_full_disk_log(command, files, capsys):
+    """--log on a full device: the run stops with one line naming the file, and --out keeps
+    no table (a half-written run is not a result)."""
+    (files / "kept").mkdir()
+    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "run/a"], capsys)
+    assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
+    assert not (files / "run").exists()  # the directories it made are gone again
+    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "kept"], capsys)
+    assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
+    assert list((files / "kept").iterdir()) == []  # a directory that was there stays
+
+
+def test_disk_full_mid_run_keeps_nothing_half_written(files, capsys, monkeypatch):
+    """The table fails to write its second chunk (as on a full disk): one line naming the
+    table, and neither the table, its temporary file nor the --log file remains."""
+    from numberup import simulate
+
+    write = simulate.GameTable.write
+    calls = []
+
+    def fail_second(self, batch):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        write(self, batch)
+
+    monkeypatch.setattr(simulate.GameTable, "write", fail_second)
+    code, out, err = run_main(["simulate", *PLAY, "--games", "40", "--chunk", "10", "--out", "run",
+                               "--log", "games.jsonl"], capsys)
+    assert_one_line_error(code, out, err, [str(Path("run") / "games.parquet"), "No space left"])
+    assert len(calls) == 2
+    assert not (files / "run").exists()
+    assert not (files / "games.jsonl").exists()
+
+
+def test_log_to_an_existing_file_is_replaced_whole(files):
+    (files / "games.jsonl").write_text("old\n")
+    code, out, err = run_isolated(["simulate", *PLAY, "--log", "games.jsonl", "--json"])
+    assert code == 0, err
+    lines = (files / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 10 and "old" not in lines
