@@ -19,8 +19,8 @@ from .main import cli
 @seed_option("Master seed: game i is dealt from (seed, i) alone, as in simulate and compare.")
 @jobs_option("Threads; the found results do not depend on it.")
 @click.option("--width", "-w", type=click.IntRange(1), default=None,
-              help="States the beam search keeps per card [default: 1000 on 5x5, 400 on 6x6; "
-                   "300 and 120 with a hand of five].")
+              help="States the beam search keeps per card; three times as many children are "
+                   "finished greedily to rank them [default: 60; 24 and 16 with a hand of five].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="Directory for summary.csv (one row per level) and deals.csv (one row per "
                    "deal: game, seed, found, bound).")

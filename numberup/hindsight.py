@@ -24,9 +24,10 @@ from .levels import Level, get_level
 from .stats import summarize
 
 POLICY = "hindsight"
-# States kept per generation, by (grid size, hand of five): sized for about 0.1 s a deal on
-# one core, so that 500 deals of all 20 levels take under half an hour.
-DEFAULT_WIDTH = {(5, False): 1000, (6, False): 400, (5, True): 300, (6, True): 120}
+# States kept per generation, by (grid size, hand of five): sized so that 500 deals of all 20
+# levels take under half an hour of one core (0.05-0.3 s a deal).
+DEFAULT_WIDTH = {(5, False): 60, (6, False): 60, (5, True): 24, (6, True): 16}
+PILOTS = 3  # children finished greedily per generation, per state kept
 
 
 def default_width(level: int | Level) -> int:
@@ -80,9 +81,11 @@ def deal(level: int | Level, seed: int, game: int) -> np.ndarray:
     return deck[:n].copy()
 
 
-def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None = None):
+def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None = None,
+           pilots: int | None = None):
     """(found result, moves int8 (decisions, 2)): the beam search on ``deck`` (draw order)
-    after the decisions ``prefix`` (rows (card, cell or -1), default none)."""
+    after the decisions ``prefix`` (rows (card, cell or -1), default none); ``pilots``
+    children finished greedily per generation (default: 3 x width; 0: none)."""
     from .foresight import ZOBRIST, _beam_search
     from .grid import geometry
     from .play import max_moves
@@ -95,8 +98,9 @@ def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None 
     d = np.zeros(64, np.int8)
     d[: len(deck)] = deck
     moves = np.full((max_moves(lv), 2), -1, np.int8)
+    pilots = PILOTS * width if pilots is None else int(pilots)
     found, n = _beam_search(L.PARAMS[lv.number], geometry(lv.size), d, len(deck), pre,
-                            len(pre), width, ZOBRIST, moves)
+                            len(pre), width, pilots, ZOBRIST, moves)
     if n == 0 or found <= -(1 << 39):
         raise ValueError("the decisions given are not a game of this deck")
     return int(found), moves

@@ -109,8 +109,9 @@ def test_endgame_optimum_matches_brute_force(level, left):
         played = moves[moves[:, 0] >= 0]
         prefix = played[: len(played) - left]
         exact = brute_force(level, deck, [tuple(int(x) for x in m) for m in prefix])
-        found, _ = hindsight.search(level, deck, prefix=prefix, width=4000)
-        assert found == exact
+        for pilots in (0, None):  # the partial-score beam alone, and with greedy finishes
+            found, _ = hindsight.search(level, deck, prefix=prefix, width=4000, pilots=pilots)
+            assert found == exact
         assert bounds.bound(level, deck) >= exact
 
 
@@ -120,7 +121,8 @@ def test_a_narrow_beam_is_never_above_the_optimum():
     prefix = moves[moves[:, 0] >= 0][:-4]
     exact = brute_force(2, deck, [tuple(int(x) for x in m) for m in prefix])
     for width in (1, 2, 5):
-        assert hindsight.search(2, deck, prefix=prefix, width=width)[0] <= exact
+        for pilots in (0, 1, 3):
+            assert hindsight.search(2, deck, prefix=prefix, width=width, pilots=pilots)[0] <= exact
 
 
 @pytest.mark.parametrize("level", [2, 4, 13, 16])
@@ -164,6 +166,10 @@ def test_found_games_replay_with_their_score(level):
     record = json.loads(json.dumps(f.record()))
     replay(record, level)  # legal, and the logged score is the reference scorer's
     assert f.bound_proven and f.bound >= f.found
+    # the partial-score beam alone: its best game is a finished beam state, not a greedy finish
+    found, moves = hindsight.search(level, f.deck, width=8, pilots=0)
+    beam = hindsight.Foresight(level, 1, f.seed, found, None, False, f.deck, moves)
+    replay(json.loads(json.dumps(beam.record())), level)
 
 
 def test_deal_is_the_deck_simulate_deals():
