@@ -159,8 +159,8 @@ class LevelRun:
 
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
-              on_game=None, keep: bool = False) -> LevelRun:
-    """Solve games ``0 .. games-1`` of ``level`` on ``jobs`` threads (the search releases the
+              on_game=None, keep: bool = False, first: int = 0) -> LevelRun:
+    """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
     keeps every :class:`Foresight` in ``LevelRun.solved``. Ctrl-C stops after the deals in
     flight and returns the deals done so far (``interrupted``)."""
@@ -180,10 +180,10 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
             for lo in range(0, games, chunk):
-                ids = range(lo, min(games, lo + chunk))
+                ids = range(first + lo, first + min(games, lo + chunk))
                 for f in pool.map(lambda i: solve(lv, seed, i, width), ids):
-                    found[f.game] = f.found
-                    bound[f.game] = np.nan if f.bound is None else f.bound
+                    found[f.game - first] = f.found
+                    bound[f.game - first] = np.nan if f.bound is None else f.bound
                     busy += f.seconds
                     done += 1
                     if keep:
@@ -268,3 +268,32 @@ def report_lines(rows: list[dict], seed: int) -> list[str]:
         else:
             out.append("    no proven bound")
     return out
+
+
+def versus(rows: list[dict], results, seed: int, first: int = 0, jobs=1) -> None:
+    """Add to each ``compare`` row (one per level x player, ``results`` its
+    :class:`numberup.simulate.RunResult`) hindsight on the same deals: ``hindsight_mean``, the
+    player's ``share_of_hindsight`` (its mean over the hindsight mean), ``gold_reachable``
+    (deals where the search found gold) and ``p_gold_if_reachable`` (the player's P(gold) on
+    those deals, with a 95% Wilson interval)."""
+    from .stats import wilson
+
+    found = {}
+    for row, r in zip(rows, results):
+        lv = r.level
+        scores = r.all_scores
+        if lv.number not in found or len(found[lv.number]) < len(scores):
+            found[lv.number] = run_level(lv, seed, len(scores), jobs, first=first).found
+        hs = found[lv.number][: len(scores)]
+        reach = hs >= lv.medals[2]
+        k, n = int((scores[reach] >= lv.medals[2]).sum()), int(reach.sum())
+        lo, hi = wilson(k, n)
+        row.update(hindsight_mean=float(hs.mean()) if len(hs) else float("nan"),
+                   share_of_hindsight=float(scores.mean() / hs.mean()) if len(hs) and hs.mean() > 0
+                   else float("nan"),
+                   gold_reachable=n, p_gold_if_reachable=k / n if n else float("nan"),
+                   p_gold_if_reachable_lo=lo, p_gold_if_reachable_hi=hi)
+
+
+VERSUS_KEYS = ("hindsight_mean", "share_of_hindsight", "gold_reachable", "p_gold_if_reachable",
+               "p_gold_if_reachable_lo", "p_gold_if_reachable_hi")

@@ -218,3 +218,13 @@ def test_command_json_log_and_out(tmp_path):
 def test_bad_input_is_one_line(args, names, capsys):
     code, out, err = run_main(["hindsight", *args], capsys)
     assert_one_line_error(code, out, err, names)
+
+
+def test_compare_with_hindsight_on_the_same_deals():
+    rows = json.loads(invoke(["compare", "--level", "2", "-p", "greedy", "--games", "3", "--seed",
+                              "8", "--jobs", "1", "--hindsight", "--json", "--no-progress"]))
+    (row,) = rows
+    found = hindsight.run_level(2, 8, 3).found
+    assert row["hindsight_mean"] == pytest.approx(found.mean())
+    assert row["share_of_hindsight"] == pytest.approx(row["mean"] / found.mean())
+    assert row["gold_reachable"] == int((found >= get_level(2).medals[2]).sum())
