@@ -228,3 +228,22 @@ def test_compare_with_hindsight_on_the_same_deals():
     assert row["hindsight_mean"] == pytest.approx(found.mean())
     assert row["share_of_hindsight"] == pytest.approx(row["mean"] / found.mean())
     assert row["gold_reachable"] == int((found >= get_level(2).medals[2]).sum())
+
+
+def test_level_table_pairs_deals_and_picks_the_best_player():
+    import pandas as pd
+
+    from numberup.hindsight_report import gold_plot, level_table
+
+    gold = get_level(1).medals[2]
+    deals = pd.DataFrame({"level": 1, "game": [0, 1, 2, 3], "found": [gold, gold + 5, gold - 1, gold],
+                          "bound": [100.0] * 4})
+    games = pd.DataFrame({"level": 1, "policy": ["a"] * 4 + ["b"] * 4, "game": [0, 1, 2, 3] * 2,
+                          "score": [gold, gold - 2, gold - 1, gold + 1, 0, 0, 0, 0]})
+    (row,) = level_table(deals, games).to_dict("records")
+    assert row["best"] == "a" and row["deals"] == 4
+    assert row["p_gold_found"] == 0.75 and row["p_gold_player"] == 0.5
+    assert row["p_gold_if_reachable"] == pytest.approx(2 / 3)
+    assert row["below"] == 0.25 and row["above"] == 0.25 and row["p_gold_bound"] == 1.0
+    plot = gold_plot(level_table(deals, games))
+    assert plot.data.p_gold_found.tolist() == [0.75]
