@@ -86,9 +86,10 @@ numberup hindsight --level all --games 500 --seed $SEED --jobs 1 --out $RUNS/hin
 python - <<'PY'
 import pandas as pd
 from numberup.hindsight_report import gold_plot, level_table
-games = pd.concat([pd.read_parquet(f"results/runs/{d}/games.parquet") for d in ("baseline", "rollout")])
+games = pd.concat([pd.read_parquet(f"results/runs/{d}/games.parquet") for d in ("baseline", "rollout", "objective", "objective-rollout")])
 table = level_table(pd.read_csv("results/runs/hindsight/deals.csv"), games,
-                    players=["expectimax", "rollout:n=200"])
+                    players=["expectimax", "rollout:n=200", "expectimax:objective=gold",
+                             "rollout:n=200,objective=gold"])
 table.to_csv("results/hindsight.csv", index=False, float_format="%.6g")
 gold_plot(table).save("results/hindsight-gold.png")
 PY
