@@ -14,11 +14,11 @@ from .main import cli
 @cli.command()
 @click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
               help="Level number, list (1,3,5-7) or 'all'.")
-@click.option("--games", "-n", type=click.IntRange(1), default=200, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(1, 10**6), default=200, show_default=True,
               help="Deals per level: games 0..N-1 of the seed, the decks simulate deals.")
 @seed_option("Master seed: game i is dealt from (seed, i) alone, as in simulate and compare.")
 @jobs_option("Threads; the found results do not depend on it.")
-@click.option("--width", "-w", type=click.IntRange(1), default=None,
+@click.option("--width", "-w", type=click.IntRange(1, 10_000), default=None,
               help="States the beam search keeps per card; three times as many children are "
                    "finished greedily to rank them [default: 60; 24 and 16 with a hand of five].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,

@@ -211,6 +211,7 @@ def test_command_json_log_and_out(tmp_path):
 @pytest.mark.parametrize("args,names", [
     (["--level", "21"], ["level"]),
     (["--level", "1", "--width", "0"], ["--width"]),
+    (["--level", "1", "--width", "10000000"], ["--width"]),
     (["--level", "1", "--games", "-3"], ["--games"]),
     (["--level", "1", "--jobs", "x"], ["--jobs"]),
     (["--level", "1", "--log", "/no/such/dir/f.jsonl"], ["--log"]),
