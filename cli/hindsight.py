@@ -20,7 +20,7 @@ from .main import cli
 @jobs_option("Threads; the found results do not depend on it.")
 @click.option("--width", "-w", type=click.IntRange(1, 10_000), default=None,
               help="States the beam search keeps per card; three times as many children are "
-                   "finished greedily to rank them [default: 60; 24 and 16 with a hand of five].")
+                   "finished greedily to rank them [default: 40; 16 on 5x5 and 12 on 6x6 with a hand of five].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="Directory for summary.csv (one row per level) and deals.csv (one row per "
                    "deal: game, seed, found, bound).")

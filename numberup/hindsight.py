@@ -26,7 +26,7 @@ from .stats import summarize
 POLICY = "hindsight"
 # States kept per generation, by (grid size, hand of five): sized so that 500 deals of all 20
 # levels take under half an hour of one core (0.05-0.3 s a deal).
-DEFAULT_WIDTH = {(5, False): 60, (6, False): 60, (5, True): 24, (6, True): 16}
+DEFAULT_WIDTH = {(5, False): 40, (6, False): 40, (5, True): 16, (6, True): 12}
 PILOTS = 3  # children finished greedily per generation, per state kept
 
 
