@@ -98,6 +98,6 @@ def gold_plot(table):
     ax.set_ylim(0, 1.05)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     ax.set_title(f"P(gold) per level: the best player against foresight "
-                 f"({int(table.deals.min())}+ deals each, 95% intervals)", loc="left")
+                 f"({int(table.deals.min())} deals per level, 95% intervals)", loc="left")
     data = table[["level", "best_gold", "p_gold_player", "p_gold_found"]].copy()
     return Plot("hindsight-gold", fig, data, {"deals": int(table.deals.min())})
