@@ -32,7 +32,10 @@ def level_table(hindsight_deals, player_games, players=None):
     (NaN without a proven bound); ``best_gold``: the player with the highest P(gold) on these
     deals (then the best mean), ``p_gold_player`` and ``p_gold_found`` with 95% Wilson
     intervals (``_lo``/``_hi``), ``p_gold_bound`` (deals whose bound reaches gold: the "at
-    most") and ``p_gold_if_reachable`` (its P(gold) on the deals where foresight found gold).
+    most") and ``p_gold_if_reachable`` (its P(gold) on the deals where foresight found gold);
+    ``warm_mean`` and ``p_gold_warm``: the same floor with the players' games as a warm start
+    (per deal the best of the search's game and every player's game, all legal games of the
+    deal).
     """
     import pandas as pd
 
@@ -69,6 +72,9 @@ def level_table(hindsight_deals, player_games, players=None):
             lo, hi = wilson(k, n)
             row.update({f"p_gold_{name}": k / n, f"p_gold_{name}_lo": lo,
                         f"p_gold_{name}_hi": hi})
+        warm = np.maximum.reduce([found] + list(scores.values()))
+        row["warm_mean"] = warm.mean()
+        row["p_gold_warm"] = float((warm >= gold).mean())
         row["p_gold_bound"] = np.nan if np.isnan(bound).any() else float((bound >= gold).mean())
         k, m = int((gscore[reach] >= gold).sum()), int(reach.sum())
         row["p_gold_if_reachable"] = k / m if m else np.nan

@@ -246,5 +246,6 @@ def test_level_table_pairs_deals_and_picks_the_best_player():
     assert row["p_gold_found"] == 0.75 and row["p_gold_player"] == 0.5
     assert row["p_gold_if_reachable"] == pytest.approx(2 / 3)
     assert row["below"] == 0.25 and row["above"] == 0.25 and row["p_gold_bound"] == 1.0
+    assert row["warm_mean"] == (gold + gold + 5 + gold - 1 + gold + 1) / 4 and row["p_gold_warm"] == 0.75
     plot = gold_plot(level_table(deals, games))
     assert plot.data.p_gold_found.tolist() == [0.75]
