@@ -205,7 +205,12 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
 
     runs = []
     interrupted = False
-    f = open(log, "w") if log is not None else None
+    from .cards import InputError
+
+    try:
+        f = open(log, "w") if log is not None else None
+    except OSError as err:
+        raise InputError(f"--log: cannot write {log}: {err.strerror}") from None
     try:
         for level in levels:
             lv = get_level(level)

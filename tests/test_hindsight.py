@@ -215,6 +215,7 @@ def test_command_json_log_and_out(tmp_path):
     (["--level", "1", "--games", "-3"], ["--games"]),
     (["--level", "1", "--jobs", "x"], ["--jobs"]),
     (["--level", "1", "--log", "/no/such/dir/f.jsonl"], ["--log"]),
+    (["--level", "1", "--log", "/proc/no-such-file.jsonl"], ["--log"]),
 ])
 def test_bad_input_is_one_line(args, names, capsys):
     code, out, err = run_main(["hindsight", *args], capsys)
