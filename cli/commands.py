@@ -136,7 +136,11 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
 @_run_options
 @click.option("--policy", "-p", "policies", multiple=True, required=True,
               help="Player spec; repeat for each player (the first is the baseline).")
-def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policies):
+@click.option("--hindsight", "with_hindsight", is_flag=True,
+              help="Also solve the same deals with the deck order known ('numberup hindsight'): "
+                   "each player's share of the hindsight mean and P(gold | gold reachable).")
+def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policies,
+            with_hindsight):
     """Compare players side by side on the same decks.
 
     Every player plays games 0..N-1 of the seed, so game i is the same deal for all of them.
@@ -167,11 +171,19 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
         else:
             row.update(paired(base[r.level.number].all_scores, r.all_scores))
         row["vs"] = base[r.level.number].player.spec
+    if with_hindsight:
+        from numberup.hindsight import versus
+
+        versus(rows, results, seed, first, jobs)
     write_summary(out, __import__("pandas").DataFrame(rows))
     if interrupted:
         click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
     if as_json:
         keys = SUMMARY_KEYS + ("vs", "diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
+        if with_hindsight:
+            from numberup.hindsight import VERSUS_KEYS
+
+            keys += VERSUS_KEYS
         echo_json([{k: row[k] for k in keys} for row in rows])
     else:
         from numberup.report import compare_table

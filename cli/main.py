@@ -39,6 +39,7 @@ def main(argv=None) -> None:
     from . import reports  # noqa: F401  (registers plot and campaign)
     from . import play  # noqa: F401  (registers play and assist)
     from . import players  # noqa: F401  (registers players)
+    from . import hindsight  # noqa: F401  (registers hindsight)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

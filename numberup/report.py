@@ -122,8 +122,10 @@ def compare_table(rows: list[dict], title: str):
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
+    versus = bool(rows) and "share_of_hindsight" in rows[0]
     for col in ("level", "policy", "games", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
-                "s/game", "diff vs first [95%]", "W/T/L"):
+                "s/game", "diff vs first [95%]", "W/T/L") + (
+            ("share of hindsight", "P(gold | reachable)") if versus else ()):
         table.add_column(col, justify="left" if col == "policy" else "right")
     for r in rows:
         diff = "-" if r.get("diff_mean") is None else (
@@ -133,6 +135,9 @@ def compare_table(rows: list[dict], title: str):
             str(r["level"]), r["policy"], f"{r['games']:,}", f"{r['mean']:.1f}",
             *(pct(r[f"p_{m}"], r[f"p_{m}_lo"], r[f"p_{m}_hi"]) for m in ("bronze", "silver", "gold")),
             f"{r['seconds_per_game']:.2g}", diff, wtl,
+            *((f"{r['share_of_hindsight']:.2f} of {r['hindsight_mean']:.1f}",
+               pct(r["p_gold_if_reachable"], r["p_gold_if_reachable_lo"], r["p_gold_if_reachable_hi"])
+               + f" of {r['gold_reachable']}") if versus else ()),
         )
     return table
 

@@ -1,0 +1,252 @@
+"""Hindsight: the foresight search against a plain-Python brute force on endgames of real deals,
+its bounds never below the optimum, its games legal on every level, its results independent of
+the number of threads, and the command's output and errors."""
+
+import itertools
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
+from reference import ref_game, ref_line, ref_value  # noqa: E402
+from replay import replay  # noqa: E402
+
+import numberup_cli.hindsight  # noqa: E402,F401  (registers the command)
+from numberup import bounds, hindsight  # noqa: E402
+from numberup.grid import geometry  # noqa: E402
+from numberup.levels import get_level  # noqa: E402
+
+
+# ---------------------------------------------------------------------------------------------
+# A plain-Python foresight optimum, from the rules alone (RULES.md): the last few decisions of a
+# game, every legal continuation tried.
+
+
+def _card(cid):
+    return (int(cid) // 8 + 1, int(cid) % 8)
+
+
+def _position(level, deck, prefix):
+    """(grid dict cell -> card, next deck index, hand, discards left) after ``prefix``."""
+    lv = get_level(level)
+    centre = {5: [12], 6: [14, 15, 20, 21]}[lv.size]
+    grid, nxt, hand, discards = {}, 0, [], lv.discards
+    for card, cell in prefix:
+        nxt, hand = _draw(lv, deck, grid, nxt, hand, centre)
+        assert card in hand
+        hand.remove(card)
+        if cell < 0:
+            discards -= 1
+        else:
+            grid[cell] = card
+    return grid, nxt, hand, discards
+
+
+def _draw(lv, deck, grid, nxt, hand, centre):
+    setup = len(grid) < len(centre)
+    cap = 1 if setup or not lv.hand else lv.hand
+    hand = list(hand)
+    while len(hand) < cap and nxt < len(deck):
+        hand.append(int(deck[nxt]))
+        nxt += 1
+    return nxt, hand
+
+
+def _legal_cells(lv, grid, centre):
+    n = lv.size
+    if len(grid) < len(centre):
+        return [c for c in centre if c not in grid]
+    out = []
+    for cell in range(n * n):
+        if cell in grid:
+            continue
+        r, c = divmod(cell, n)
+        if any((rr * n + cc) in grid for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+               if 0 <= rr < n and 0 <= cc < n):
+            out.append(cell)
+    return out
+
+
+def brute_force(level, deck, prefix):
+    """The best result of every legal continuation of ``prefix`` on ``deck`` (draw order)."""
+    lv = get_level(level)
+    n = lv.size
+    centre = {5: [12], 6: [14, 15, 20, 21]}[n]
+    grid, nxt, hand, discards = _position(level, deck, prefix)
+
+    def best(grid, nxt, hand, discards):
+        if len(grid) == n * n:
+            rows = [[_card(grid[r * n + c]) for c in range(n)] for r in range(n)]
+            return ref_game(level, rows)
+        nxt, hand = _draw(lv, deck, grid, nxt, hand, centre)
+        top = None
+        for card in set(hand):
+            rest = list(hand)
+            rest.remove(card)
+            options = [best({**grid, cell: card}, nxt, rest, discards)
+                       for cell in _legal_cells(lv, grid, centre)]
+            if discards > 0 and len(grid) >= len(centre):
+                options.append(best(grid, nxt, rest, discards - 1))
+            top = max([top] + options) if top is not None else max(options)
+        return top
+
+    return best(grid, nxt, hand, discards)
+
+
+# levels with each kind of rule: draw-and-place, discards, 6x6 setup, hand of five, lowest line
+ENDGAMES = [(1, 4), (3, 4), (8, 4), (9, 4), (13, 4), (14, 4), (18, 3), (20, 3)]
+
+
+@pytest.mark.parametrize("level,left", ENDGAMES, ids=[f"level-{lv}" for lv, _ in ENDGAMES])
+def test_endgame_optimum_matches_brute_force(level, left):
+    for game in range(2):
+        deck = hindsight.deal(level, 7, game)
+        _, moves = hindsight.search(level, deck, width=30)
+        played = moves[moves[:, 0] >= 0]
+        prefix = played[: len(played) - left]
+        exact = brute_force(level, deck, [tuple(int(x) for x in m) for m in prefix])
+        for pilots in (0, None):  # the partial-score beam alone, and with greedy finishes
+            found, _ = hindsight.search(level, deck, prefix=prefix, width=4000, pilots=pilots)
+            assert found == exact
+        assert bounds.bound(level, deck) >= exact
+
+
+def test_a_narrow_beam_is_never_above_the_optimum():
+    deck = hindsight.deal(2, 3, 0)
+    _, moves = hindsight.search(2, deck, width=20)
+    prefix = moves[moves[:, 0] >= 0][:-4]
+    exact = brute_force(2, deck, [tuple(int(x) for x in m) for m in prefix])
+    for width in (1, 2, 5):
+        for pilots in (0, 1, 3):
+            assert hindsight.search(2, deck, prefix=prefix, width=width, pilots=pilots)[0] <= exact
+
+
+@pytest.mark.parametrize("level", [2, 4, 13, 16])
+def test_line_max_is_at_least_every_line_of_the_pool(level):
+    """The relaxed line cap against every line (every order) of a small pool, scored by the
+    reference scorer."""
+    lv = get_level(level)
+    rng = np.random.default_rng(level)
+    deck = hindsight.deal(level, 5, 0)
+    pool = np.sort(rng.choice(deck, size=7, replace=False)).astype(np.int8)
+    value, _ = bounds._line_max(bounds.relaxed_params(lv),
+                                 geometry(lv.size).lines,
+                                 pool, len(pool))
+    best = max(ref_value(*ref_line(level, [_card(c) for c in perm]))
+               for combo in itertools.combinations(pool, lv.size)
+               for perm in itertools.permutations(combo))
+    assert value >= best
+    if lv.rule not in bounds.RELAXED:  # order-free rules: the cap is the exact best line
+        assert value == best
+
+
+def test_row_partition_bound_against_every_split():
+    """The partition table on a small case: 10 cards split into two lines of 5, every split
+    tried with the reference scorer."""
+    lv = get_level(7)
+    table = bounds._partition(7)
+    counts = [3, 2, 2, 2, 1]  # values 1..5
+    cards = [(v + 1, c) for v in range(5) for c in range(counts[v])]
+    best = max(ref_value(*ref_line(7, list(a))) + ref_value(*ref_line(7, [x for x in cards if x not in a]))
+               for a in itertools.combinations(cards, 5))
+    s = sum(counts[v] * (lv.colours + 1) ** v for v in range(5))
+    assert table[2, s] == best
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
+def test_found_games_replay_with_their_score(level):
+    f = hindsight.solve(level, 2026, 1, width=8)
+    record = json.loads(json.dumps(f.record()))
+    replay(record, level)  # legal, and the logged score is the reference scorer's
+    assert f.bound_proven and f.bound >= f.found
+    # the partial-score beam alone: its best game is a finished beam state, not a greedy finish
+    found, moves = hindsight.search(level, f.deck, width=8, pilots=0)
+    beam = hindsight.Foresight(level, 1, f.seed, found, None, False, f.deck, moves)
+    replay(json.loads(json.dumps(beam.record())), level)
+
+
+def test_deal_is_the_deck_simulate_deals():
+    from numberup.players import parse_player
+    from numberup.simulate import play_batch
+
+    for level in (1, 18):
+        batch = play_batch(get_level(level), parse_player("random"), 99, 3, 2, 1)
+        for k in range(2):
+            assert np.array_equal(hindsight.deal(level, 99, 3 + k), batch.decks[k])
+
+
+def test_same_seed_same_results_whatever_jobs():
+    a = hindsight.run_level(16, 5, 6, jobs=1, width=30)
+    b = hindsight.run_level(16, 5, 6, jobs=2, width=30)
+    assert a.found.tolist() == b.found.tolist()
+    assert np.array_equal(a.bound, b.bound)
+
+
+def test_command_json_log_and_out(tmp_path):
+    log = tmp_path / "found.jsonl"
+    out = invoke(["hindsight", "--level", "5,19", "--games", "2", "--seed", "4", "--width", "6",
+                  "--jobs", "1", "--json", "--log", str(log), "--out", str(tmp_path / "o")])
+    rows = json.loads(out)
+    assert [r["level"] for r in rows] == [5, 19]
+    records = [json.loads(x) for x in open(log)]
+    assert [(r["level"], r["game"]) for r in records] == [(5, 0), (5, 1), (19, 0), (19, 1)]
+    for r in records:
+        replay(r)
+    for row in rows:
+        mine = [r["score"] for r in records if r["level"] == row["level"]]
+        assert row["mean"] == pytest.approx(np.mean(mine))
+        assert row["bound_proven"] and row["bound_mean"] >= row["mean"]
+    assert (tmp_path / "o" / "summary.csv").exists() and (tmp_path / "o" / "deals.csv").exists()
+    text = invoke(["hindsight", "--level", "7", "--games", "2", "--width", "4", "--jobs", "1"])
+    assert "reachable on at least" in text
+
+
+@pytest.mark.parametrize("args,names", [
+    (["--level", "21"], ["level"]),
+    (["--level", "1", "--width", "0"], ["--width"]),
+    (["--level", "1", "--width", "10000000"], ["--width"]),
+    (["--level", "1", "--games", "-3"], ["--games"]),
+    (["--level", "1", "--jobs", "x"], ["--jobs"]),
+    (["--level", "1", "--log", "/no/such/dir/f.jsonl"], ["--log"]),
+    (["--level", "1", "--log", "/proc/no-such-file.jsonl"], ["--log"]),
+])
+def test_bad_input_is_one_line(args, names, capsys):
+    code, out, err = run_main(["hindsight", *args], capsys)
+    assert_one_line_error(code, out, err, names)
+
+
+def test_compare_with_hindsight_on_the_same_deals():
+    rows = json.loads(invoke(["compare", "--level", "2", "-p", "greedy", "--games", "3", "--seed",
+                              "8", "--jobs", "1", "--hindsight", "--json", "--no-progress"]))
+    (row,) = rows
+    found = hindsight.run_level(2, 8, 3).found
+    assert row["hindsight_mean"] == pytest.approx(found.mean())
+    assert row["share_of_hindsight"] == pytest.approx(row["mean"] / found.mean())
+    assert row["gold_reachable"] == int((found >= get_level(2).medals[2]).sum())
+
+
+def test_level_table_pairs_deals_and_picks_the_best_player():
+    import pandas as pd
+
+    from numberup.hindsight_report import gold_plot, level_table
+
+    gold = get_level(1).medals[2]
+    deals = pd.DataFrame({"level": 1, "game": [0, 1, 2, 3], "found": [gold, gold + 5, gold - 1, gold],
+                          "bound": [100.0] * 4})
+    games = pd.DataFrame({"level": 1, "policy": ["a"] * 4 + ["b"] * 4, "game": [0, 1, 2, 3] * 2,
+                          "score": [gold, gold - 2, gold - 1, gold + 1, 0, 0, 0, 0]})
+    (row,) = level_table(deals, games).to_dict("records")
+    assert row["best"] == "a" and row["deals"] == 4
+    assert row["p_gold_found"] == 0.75 and row["p_gold_player"] == 0.5
+    assert row["p_gold_if_reachable"] == pytest.approx(2 / 3)
+    assert row["below"] == 0.25 and row["above"] == 0.25 and row["p_gold_bound"] == 1.0
+    assert row["warm_mean"] == (gold + gold + 5 + gold - 1 + gold + 1) / 4 and row["p_gold_warm"] == 0.75
+    plot = gold_plot(level_table(deals, games))
+    assert plot.data.p_gold_found.tolist() == [0.75]
