@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .common import (LEVEL_RANGE, SUMMARY_KEYS, LevelsParam, check_out_paths,
-                     echo_json, games_option, jobs_option, print_rich, run_runs, seed_option,
-                     write_summary)
+from .common import (LEVEL_RANGE, SUMMARY_KEYS, LevelsParam, check_out_paths, dask_option,
+                     echo_json, games_option, jobs_option, print_rich, resume_option, run_runs,
+                     seed_option, write_summary)
 from .main import cli
 
 
@@ -80,9 +80,13 @@ def _run_options(f):
         seed_option("Master seed: game i is dealt from (seed, i) alone."),
         jobs_option("Threads; results do not depend on it."),
         click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
-                     help="Directory for games.parquet (one row per game) and summary.csv."),
+                     help="Run directory: every finished chunk is kept there as it ends, then "
+                          "games.parquet (one row per game) and summary.csv "
+                          "(docs/run-directory.md)."),
+        resume_option(),
         click.option("--log", type=click.Path(dir_okay=False), default=None,
-                     help="Write every game (deck and moves) as JSON Lines to this file."),
+                     help="Write every game (deck and moves) as JSON Lines to this file (with "
+                          "--out: at the end, from the chunks kept)."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
         click.option("--chunk", type=click.IntRange(1), default=None,
                      help="Games per chunk (default: adaptive, ~0.5 s each)."),
@@ -90,6 +94,7 @@ def _run_options(f):
                      help="Index of the first game, to split one run across machines."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr [default: when stderr is a terminal]."),
+        dask_option(),
     ]):
         f = opt(f)
     return f
@@ -100,7 +105,8 @@ def _run_options(f):
 @click.option("--policy", "-p", default="expectimax", show_default=True,
               help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200 "
                    "(see 'numberup players').")
-def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policy):
+def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
+             policy):
     """Play many seeded games of a level and summarise the results.
 
     Prints games, mean, sd, percentiles, and the probabilities of losing and of reaching
@@ -120,7 +126,8 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
-    results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress)
+    results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress,
+                                    dask, resume)
     frame = summary_frame(results)
     write_summary(out, frame)
     if interrupted:
@@ -137,7 +144,8 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
 @_run_options
 @click.option("--policy", "-p", "policies", multiple=True, required=True,
               help="Player spec; repeat for each player (the first is the baseline).")
-def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policies):
+def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
+            policies):
     """Compare players side by side on the same decks.
 
     Every player plays games 0..N-1 of the seed, so game i is the same deal for all of them.
@@ -157,7 +165,8 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
-    results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress)
+    results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress,
+                                    dask, resume)
     frame = summary_frame(results)
     rows = frame.to_dict("records")
     base = {}

@@ -105,40 +105,58 @@ def check_out_paths(out, log):
     return out
 
 
-def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
-    """Play every level x player on the same decks, streaming to --out and --log; returns the
-    results and whether the run was interrupted. Shared by simulate and compare."""
-    from numberup.simulate import GameLog, GameTable, run, stop_on_interrupt
+def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress, dask=None,
+             resume=False):
+    """Play every level x player on the same decks, keeping every chunk in the run directory
+    --out (numberup.parts) and writing --log; returns the results and whether the run was
+    interrupted. --dask runs the chunks on a Dask cluster. Shared by simulate, compare, plot
+    and campaign (and any command that plays games)."""
+    from contextlib import nullcontext
 
-    sinks = []
-    table = GameTable(out / "games.parquet") if out is not None else None
-    if table:
-        sinks.append(table)
-    game_log = GameLog(log) if log else None
-    if game_log:
-        sinks.append(game_log)
+    from numberup.simulate import GameLog, finish_run_dir, run, stop_on_interrupt
+
+    run_dir = None
+    if out is not None:
+        from numberup.parts import Manifest, RunDir
+
+        manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
+                            moves=log is not None)
+        run_dir = (RunDir.resume if resume else RunDir.create)(out, manifest)
+    elif resume:
+        raise click.UsageError("--resume continues the run in --out DIR: give --out")
+    game_log = GameLog(log) if log and run_dir is None else None
+    sinks = [game_log] if game_log else []
     results = []
-    ok = False
     try:
-        with stop_on_interrupt() as flag, progress_bar(progress) as bar:
+        if dask:
+            from numberup.distributed import dask_backend
+
+            cluster = dask_backend(dask)
+        else:
+            cluster = nullcontext(None)
+        with cluster as backend, stop_on_interrupt() as flag, progress_bar(progress) as bar:
             for level in levels:
                 for player in players:
                     task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
                     r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
-                            sinks=sinks, stop=lambda: flag["stop"],
+                            sinks=sinks, stop=lambda: flag["stop"], backend=backend,
+                            run_dir=run_dir,
                             progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
                     results.append(r)
                     if flag["stop"]:
                         break
                 if flag["stop"]:
                     break
-            interrupted = flag["stop"]
-        ok = True
+            interrupted = flag["stop"] and any(r.interrupted for r in results) or (
+                flag["stop"] and len(results) < len(levels) * len(players))
     finally:
         if game_log:
             game_log.close()
-        if table:
-            table.close() if ok else table.discard()
+        if run_dir is not None:
+            try:
+                finish_run_dir(run_dir, log)
+            finally:
+                run_dir.close()
     return results, interrupted
 
 
@@ -170,3 +188,18 @@ def seed_option(help_text):
 def jobs_option(help_text):
     return click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
                         help=help_text)
+
+
+def dask_option():
+    return click.option(
+        "--dask", metavar="ADDRESS|local[:N]", default=None,
+        help="Run the chunks as tasks on a Dask cluster: the scheduler's address "
+             "(tcp://host:8786), or local[:N] for N worker processes on this machine "
+             "[default N: the cores]. Same games as without it. Needs numberup[dask].")
+
+
+def resume_option():
+    return click.option(
+        "--resume", is_flag=True,
+        help="Continue the interrupted run in --out DIR: play only the games it does not hold "
+             "(same --level, --policy, --games, --seed and --first as the run).")
