@@ -158,8 +158,7 @@ def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, 
       numberup compare --level 8 --policy greedy --policy expectimax --policy rollout:n=200
     """
     from numberup.players import parse_player
-    from numberup.simulate import summary_frame
-    from numberup.stats import paired
+    from numberup.simulate import compare_rows
 
     players = [parse_player(s) for s in policies]
     out = check_out_paths(out, log)
@@ -167,16 +166,7 @@ def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, 
         progress = sys.stderr.isatty()
     results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress,
                                     dask, resume)
-    frame = summary_frame(results)
-    rows = frame.to_dict("records")
-    base = {}
-    for r, row in zip(results, rows):
-        if r.level.number not in base:
-            base[r.level.number] = r
-            row.update(diff_mean=None, diff_lo=None, diff_hi=None, wins=None, ties=None, losses=None)
-        else:
-            row.update(paired(base[r.level.number].all_scores, r.all_scores))
-        row["vs"] = base[r.level.number].player.spec
+    rows = compare_rows(results)
     write_summary(out, __import__("pandas").DataFrame(rows))
     if interrupted:
         click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)

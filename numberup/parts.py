@@ -283,3 +283,53 @@ def gaps(ranges, lo: int, hi: int) -> list[tuple[int, int]]:
     if at < hi:
         out.append((at, hi))
     return [(a, b) for a, b in out if a < b]
+
+
+def merge_dirs(sources, out) -> RunDir:
+    """Combine run directories that hold different games of the same run (split by ``--first``
+    or played on several machines) into a new run directory ``out``: their parts are linked (or
+    copied) there. Refuses sources that differ in seed, levels, players or build, and games
+    held by two sources. ``games.parquet`` and ``summary.csv`` are the caller's to write."""
+    import shutil
+
+    dirs, seen = [], {}
+    for src in map(Path, sources):
+        key = src.resolve()
+        if key in seen:
+            raise InputError(f"merge: {src} is given twice")
+        seen[key] = src
+        if not (src / MANIFEST).exists():
+            raise InputError(f"merge: {src} is not a run directory (no {MANIFEST}: "
+                             f"'numberup simulate --out DIR' makes one)")
+        dirs.append(RunDir.read(src))
+    if Path(out).resolve() in seen:
+        raise InputError(f"merge: --out {out} is one of the runs to merge: choose a new directory")
+    head = dirs[0]
+    for d in dirs[1:]:
+        for key in ("seed", "levels", "players", "build"):
+            a, b = getattr(head.manifest, key), getattr(d.manifest, key)
+            if a != b:
+                raise InputError(f"merge: {d.path} has {key} {_show(b)} but {head.path} has "
+                                 f"{_show(a)}: not games of the same run")
+    m = head.manifest
+    files = {}  # (level, player) -> [(lo, hi, path, source)]
+    for d in dirs:
+        for lv, pl, lo, hi, p in d.part_files():
+            files.setdefault((lv, pl), []).append((lo, hi, p, d.path))
+    for (lv, pl), parts in files.items():
+        parts.sort()
+        for (a_lo, a_hi, _, a_src), (b_lo, b_hi, _, b_src) in zip(parts, parts[1:]):
+            if b_lo < a_hi:
+                raise InputError(f"merge: level {lv} {m.players[pl]}: games {b_lo}-"
+                                 f"{min(a_hi, b_hi) - 1} are in both {a_src} and {b_src}")
+    lo = min(d.manifest.first for d in dirs)
+    hi = max(d.manifest.first + d.manifest.games for d in dirs)
+    merged = RunDir.create(out, Manifest(m.seed, lo, hi - lo, list(m.levels), list(m.players),
+                                         m.build, all(d.manifest.moves for d in dirs)))
+    for parts in files.values():
+        for *_, p, _ in parts:
+            try:
+                os.link(p, merged.parts / p.name)
+            except OSError:
+                shutil.copy2(p, merged.parts / p.name)
+    return merged

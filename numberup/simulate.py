@@ -56,6 +56,7 @@ class RunResult:
     seconds: float = 0.0
     interrupted: bool = False
     played: int | None = None  # games played by this call (None: all of them)
+    game_ids: np.ndarray | None = None  # the games' numbers when not first..first+games-1
 
     @property
     def all_scores(self) -> np.ndarray:
@@ -243,3 +244,44 @@ def summary_frame(results: list[RunResult]):
     import pandas as pd
 
     return pd.DataFrame([r.summary() for r in results])
+
+
+def compare_rows(results: list[RunResult]) -> list[dict]:
+    """:func:`summary_frame`'s rows, and for every player after a level's first, the paired
+    difference against the first player's games (``vs``, ``diff_mean``, ``diff_lo``,
+    ``diff_hi``, ``wins``, ``ties``, ``losses``; None when the two hold different games)."""
+    from .stats import paired
+
+    rows = summary_frame(results).to_dict("records")
+    base = {}
+    empty = dict(diff_mean=None, diff_lo=None, diff_hi=None, wins=None, ties=None, losses=None)
+    for r, row in zip(results, rows):
+        if r.level.number not in base:
+            base[r.level.number] = r
+            row.update(empty)
+        else:
+            b = base[r.level.number]
+            same = b.games == r.games and (b.game_ids is None or r.game_ids is None
+                                           or np.array_equal(b.game_ids, r.game_ids))
+            row.update(paired(b.all_scores, r.all_scores) if same else empty)
+        row["vs"] = base[r.level.number].player.spec
+    return rows
+
+
+def results_from_run_dir(run_dir, seconds=None) -> list[RunResult]:
+    """Every level x player of a run directory as :class:`RunResult` (its kept games, in game
+    order), with ``seconds[(level, spec)]`` as each one's time (default: unknown, NaN)."""
+    from .players import parse_player
+
+    m = run_dir.manifest
+    out = []
+    for lv in m.levels:
+        for k, spec in enumerate(m.players):
+            parts = run_dir.kept_column(lv, k, "score")
+            games = run_dir.kept_column(lv, k, "game")
+            r = RunResult(get_level(lv), parse_player(spec), m.seed, m.games,
+                          scores=[s.astype(np.int64) for _, s in parts])
+            r.game_ids = np.concatenate([g for _, g in games]) if games else np.zeros(0, np.int64)
+            r.seconds = (seconds or {}).get((lv, spec), float("nan"))
+            out.append(r)
+    return out

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
 import numberup_cli.reports  # noqa: F401  (registers plot and campaign)
+import numberup_cli.runs  # noqa: F401  (registers merge)
 from numberup_cli.main import cli, main
 
 
