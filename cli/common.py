@@ -122,6 +122,11 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
         manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
                             moves=log is not None)
         run_dir = (RunDir.resume if resume else RunDir.create)(out, manifest)
+        if resume:
+            total = games * len(levels) * len(players)
+            left = sum(hi - lo for lv in levels for k in range(len(players))
+                       for lo, hi in run_dir.missing(lv, k))
+            click.echo(f"resuming {out}: {total - left:,} games kept, {left:,} to play", err=True)
     elif resume:
         raise click.UsageError("--resume continues the run in --out DIR: give --out")
     game_log = GameLog(log) if log and run_dir is None else None
@@ -147,8 +152,8 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
                         break
                 if flag["stop"]:
                     break
-            interrupted = flag["stop"] and any(r.interrupted for r in results) or (
-                flag["stop"] and len(results) < len(levels) * len(players))
+            interrupted = flag["stop"] and (any(r.interrupted for r in results)
+                                            or len(results) < len(levels) * len(players))
     finally:
         if game_log:
             game_log.close()

@@ -144,8 +144,17 @@ def check_workers(client, where: str, build: str) -> None:
                                f"{build}: install the same numberup on every worker")
 
 
+def connect(client, where: str) -> DaskBackend:
+    """A :class:`DaskBackend` on ``client``'s cluster, once its workers are checked
+    (:func:`check_workers`) and warmed up (:class:`WarmUp`, also on workers that join later)."""
+    backend = DaskBackend(client, where)
+    check_workers(client, where, backend.build)
+    client.register_plugin(_warm_up_plugin())
+    return backend
+
+
 @contextmanager
-def dask_backend(spec: str, *, timeout: float = 20.0):
+def dask_backend(spec: str, *, timeout: float = 10.0):
     """A :class:`DaskBackend` on the cluster of ``spec`` (``--dask``): a new LocalCluster of N
     worker processes (one thread each) for ``local[:N]``, else the scheduler at the address.
     Checks the workers' builds and warms them up before yielding."""
@@ -170,10 +179,7 @@ def dask_backend(spec: str, *, timeout: float = 20.0):
         raise ClusterError(f"--dask {spec}: cannot reach a Dask scheduler there "
                            f"({type(err).__name__}: {' '.join(str(err).split())[:200]})") from None
     try:
-        backend = DaskBackend(client, spec)
-        check_workers(client, spec, backend.build)
-        client.register_plugin(_warm_up_plugin())
-        yield backend
+        yield connect(client, spec)
     finally:
         client.close()
         if cluster is not None:

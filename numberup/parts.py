@@ -310,7 +310,7 @@ def merge_dirs(sources, out) -> RunDir:
             a, b = getattr(head.manifest, key), getattr(d.manifest, key)
             if a != b:
                 raise InputError(f"merge: {d.path} has {key} {_show(b)} but {head.path} has "
-                                 f"{_show(a)}: not games of the same run")
+                                 f"{key} {_show(a)}: not games of the same run")
     m = head.manifest
     files = {}  # (level, player) -> [(lo, hi, path, source)]
     for d in dirs:
