@@ -111,58 +111,58 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
     --out (numberup.parts) and writing --log; returns the results and whether the run was
     interrupted. --dask runs the chunks on a Dask cluster. Shared by simulate, compare, plot
     and campaign (and any command that plays games)."""
-    from contextlib import nullcontext
+    from contextlib import ExitStack
 
     from numberup.simulate import GameLog, finish_run_dir, run, stop_on_interrupt
 
-    run_dir = None
-    if out is not None:
-        from numberup.parts import Manifest, RunDir
-
-        manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
-                            moves=log is not None)
-        run_dir = (RunDir.resume if resume else RunDir.create)(out, manifest)
-        if resume:
-            total = games * len(levels) * len(players)
-            left = sum(hi - lo for lv in levels for k in range(len(players))
-                       for lo, hi in run_dir.missing(lv, k))
-            click.echo(f"resuming {out}: {total - left:,} games kept, {left:,} to play", err=True)
-    elif resume:
+    if resume and out is None:
         raise click.UsageError("--resume continues the run in --out DIR: give --out")
-    game_log = GameLog(log) if log and run_dir is None else None
-    sinks = [game_log] if game_log else []
-    results = []
-    try:
-        if dask:
+    results, run_dir, game_log = [], None, None
+    with ExitStack() as stack:
+        backend = None
+        if dask is not None:  # connect (and check the workers) before anything is written
             from numberup.distributed import dask_backend
 
-            cluster = dask_backend(dask)
-        else:
-            cluster = nullcontext(None)
-        with cluster as backend, stop_on_interrupt() as flag, progress_bar(progress) as bar:
-            for level in levels:
-                for player in players:
-                    task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
-                    r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
-                            sinks=sinks, stop=lambda: flag["stop"], backend=backend,
-                            run_dir=run_dir,
-                            progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
-                    results.append(r)
-                    if flag["stop"]:
-                        break
+            backend = stack.enter_context(dask_backend(dask))
+        if out is not None:
+            run_dir = _open_run_dir(out, levels, players, games, seed, first, log, resume)
+            stack.callback(run_dir.close)
+            stack.callback(finish_run_dir, run_dir, log)
+        elif log:
+            game_log = GameLog(log)
+            stack.callback(game_log.close)
+        flag = stack.enter_context(stop_on_interrupt())
+        bar = stack.enter_context(progress_bar(progress))
+        for level in levels:
+            for player in players:
+                task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
+                r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
+                        sinks=[game_log] if game_log else [], stop=lambda: flag["stop"],
+                        backend=backend, run_dir=run_dir,
+                        progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
+                results.append(r)
                 if flag["stop"]:
                     break
-            interrupted = flag["stop"] and (any(r.interrupted for r in results)
-                                            or len(results) < len(levels) * len(players))
-    finally:
-        if game_log:
-            game_log.close()
-        if run_dir is not None:
-            try:
-                finish_run_dir(run_dir, log)
-            finally:
-                run_dir.close()
+            if flag["stop"]:
+                break
+        interrupted = flag["stop"] and (any(r.interrupted for r in results)
+                                        or len(results) < len(levels) * len(players))
     return results, interrupted
+
+
+def _open_run_dir(out, levels, players, games, seed, first, log, resume):
+    """The run directory --out: a new run, or (--resume) the interrupted one, checked."""
+    from numberup.parts import Manifest, RunDir
+
+    manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
+                        moves=log is not None)
+    run_dir = (RunDir.resume if resume else RunDir.create)(out, manifest)
+    if resume:
+        total = games * len(levels) * len(players)
+        left = sum(hi - lo for lv in levels for k in range(len(players))
+                   for lo, hi in run_dir.missing(lv, k))
+        click.echo(f"resuming {out}: {total - left:,} games kept, {left:,} to play", err=True)
+    return run_dir
 
 
 def write_summary(out, frame):
