@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Callable
 
 
@@ -102,3 +103,50 @@ def play_ranges(backend, task: Callable, args: tuple, ranges, *, chunk: int | No
             stopped, cut = True, bool(todo)
             todo.clear()
     return played, stopped and cut
+
+
+@dataclass
+class JobResult:
+    played: int  # games played by this call
+    interrupted: bool  # stopped with games left
+    seconds: float  # wall time of the chunks
+
+
+def run_job(task: Callable, level: int, spec: str, seed: int, first: int, games: int, *,
+            backend=None, jobs: int | None = None, run_dir=None, to_table: Callable | None = None,
+            chunk: int | None = None, chunk_seconds: float = 0.5,
+            on_ordered: Callable = lambda first, n, result: None,
+            stop: Callable[[], bool] = lambda: False) -> JobResult:
+    """Games ``first .. first+games-1`` of one level x player by a chunk ``task``: the one
+    call a per-game job (simulate, or another) needs for threads, Dask and durable parts.
+
+    ``backend``: where chunks run (default: a :class:`LocalBackend` of ``jobs`` threads, warmed
+    by a one-game chunk first). ``run_dir`` (:class:`numberup.parts.RunDir`): each finished
+    chunk's ``to_table(result)`` is kept there as a part, and only the games no part holds are
+    played (read the kept ones with ``run_dir.kept_column``). ``on_ordered`` sees the results in
+    game order.
+    """
+    ranges = [(first, first + games)]
+    if run_dir is not None:
+        p_index = run_dir.player_index(spec)
+        ranges = run_dir.missing(level, p_index)
+
+    def on_done(lo, n, result):
+        if run_dir is not None:
+            run_dir.write_part(level, p_index, to_table(result))
+
+    own = backend is None
+    if own:
+        backend = LocalBackend(jobs or 1)
+        backend.chunk_seconds = chunk_seconds
+        if any(hi > lo for lo, hi in ranges):  # compile (or load from cache) before timing
+            task(level, spec, seed, ranges[0][0], 1)
+    t0 = time.perf_counter()
+    try:
+        played, interrupted = play_ranges(backend, task, (level, spec, seed), ranges,
+                                          chunk=chunk, on_done=on_done, on_ordered=on_ordered,
+                                          stop=stop)
+    finally:
+        if own:
+            backend.close()
+    return JobResult(played, interrupted, time.perf_counter() - t0)

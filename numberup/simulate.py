@@ -190,27 +190,18 @@ def run(
         Keep every chunk there as a Parquet part as soon as it finishes, and play only the
         games that no part holds yet (``--resume``).
     """
-    from .runner import LocalBackend, play_chunk, play_ranges
+    from .runner import play_chunk, run_job
 
     lv = get_level(level)
     sinks = list(sinks)
     result = RunResult(lv, player, seed, games)
     pieces = []  # (first game, scores), sorted at the end
-    ranges = [(first, first + games)]
+    moves = run_dir is not None and run_dir.manifest.moves
     if run_dir is not None:
-        p_index = run_dir.player_index(player.spec)
-        ranges = run_dir.missing(lv.number, p_index)
-        for lo, scores in run_dir.kept_column(lv.number, p_index, "score"):
+        for lo, scores in run_dir.kept_column(lv.number, run_dir.player_index(player.spec), "score"):
             pieces.append((lo, scores.astype(np.int64)))
             if progress:
                 progress(len(scores))
-        moves = run_dir.manifest.moves
-
-        def keep(lo, n, batch):
-            run_dir.write_part(lv.number, p_index, batch_table(batch, moves=moves))
-    else:
-        def keep(lo, n, batch):
-            pass
 
     def ordered(lo, n, batch):
         pieces.append((lo, batch.scores.copy()))
@@ -219,22 +210,11 @@ def run(
         if progress:
             progress(n)
 
-    own = backend is None
-    if own:
-        backend = LocalBackend(set_jobs(jobs))
-        backend.chunk_seconds = chunk_seconds
-        if any(hi > lo for lo, hi in ranges):  # compile (or load from cache) before timing
-            play_batch(lv, player, seed, first, 1, 1)
-    t0 = time.perf_counter()
-    try:
-        played, result.interrupted = play_ranges(
-            backend, play_chunk, (lv.number, player.spec, seed), ranges, chunk=chunk,
-            on_done=keep, on_ordered=ordered, stop=stop)
-    finally:
-        if own:
-            backend.close()
-    result.seconds = time.perf_counter() - t0
-    result.played = played
+    job = run_job(play_chunk, lv.number, player.spec, seed, first, games, backend=backend,
+                  jobs=set_jobs(jobs) if backend is None else None, run_dir=run_dir,
+                  to_table=lambda batch: batch_table(batch, moves=moves), chunk=chunk,
+                  chunk_seconds=chunk_seconds, on_ordered=ordered, stop=stop)
+    result.seconds, result.played, result.interrupted = job.seconds, job.played, job.interrupted
     result.scores = [s for _, s in sorted(pieces, key=lambda t: t[0])]
     return result
 
