@@ -127,7 +127,6 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
         if out is not None:
             run_dir = _open_run_dir(out, levels, players, games, seed, first, log, resume)
             stack.callback(run_dir.close)
-            stack.callback(finish_run_dir, run_dir, log)
         elif log:
             game_log = GameLog(log)
             stack.callback(game_log.close)
@@ -147,6 +146,8 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
                 break
         interrupted = flag["stop"] and (any(r.interrupted for r in results)
                                         or len(results) < len(levels) * len(players))
+        if run_dir is not None:  # finished or stopped by Ctrl-C; after an error the parts stay
+            finish_run_dir(run_dir, log)
     return results, interrupted
 
 

@@ -31,6 +31,7 @@ def merge(runs, out, log, as_json):
       numberup simulate --level 14 --games 5000 --first 5000 --out b    # machine 2
       numberup merge a b --out all
     """
+    import shutil
     from pathlib import Path
 
     import pandas as pd
@@ -59,11 +60,20 @@ def merge(runs, out, log, as_json):
             for row in pd.read_csv(path).itertuples():
                 key = (int(row.level), row.policy)
                 seconds[key] = seconds.get(key, 0.0) + float(row.seconds)
+    existed = Path(out).exists()
     merged = merge_dirs(runs, out)
     try:
         finish_run_dir(merged, log)
-    finally:
+    except BaseException:  # nothing half-written: the merged directory goes
         merged.close()
+        if existed:
+            shutil.rmtree(merged.parts, ignore_errors=True)
+            for name in (MANIFEST, ".lock"):
+                (Path(out) / name).unlink(missing_ok=True)
+        else:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    merged.close()
     results = results_from_run_dir(merged, seconds)
     if len(merged.manifest.players) == 1:  # as simulate writes it
         frame = summary_frame(results)

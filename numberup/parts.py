@@ -210,10 +210,8 @@ class RunDir:
 
     def kept_column(self, level: int, player: int, column: str) -> list:
         """``[(first game, numpy array of column)]`` of each part, in game order."""
-        import pyarrow.parquet as pq
-
         self.kept(level, player)  # refuses overlaps
-        return [(lo, pq.read_table(p, columns=[column]).column(0).to_numpy())
+        return [(lo, read_part(p, [column]).column(0).to_numpy())
                 for *_, lo, hi, p in self.part_files(level, player)]
 
     def write_part(self, level: int, player: int, table, metadata: dict | None = None) -> Path:
@@ -234,12 +232,10 @@ class RunDir:
     def read_parts(self, level: int, player: int, columns=None):
         """Every kept game of a level x player as one pyarrow table, in game order."""
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         files = self.part_files(level, player)
         check_disjoint([(lo, hi) for *_, lo, hi, _ in files], f"{self.path}: level {level}")
-        tables = [pq.read_table(p, columns=columns).replace_schema_metadata(None)
-                  for *_, p in files]
+        tables = [read_part(p, columns) for *_, p in files]
         return pa.concat_tables(tables) if tables else None
 
     def write_games(self, columns) -> None:
@@ -253,7 +249,7 @@ class RunDir:
         def write(tmp):
             writer = None
             for *_, p in files:
-                t = pq.read_table(p, columns=columns).replace_schema_metadata(None)
+                t = read_part(p, columns)
                 writer = writer or pq.ParquetWriter(tmp, t.schema)
                 writer.write_table(t)
             if writer is None:
@@ -262,6 +258,19 @@ class RunDir:
 
         if files:
             atomic_bytes(self.path / "games.parquet", write)
+
+
+def read_part(path, columns=None):
+    """One part as a pyarrow table (without its metadata); an unreadable part is an error that
+    says how to recover."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path, columns=columns).replace_schema_metadata(None)
+    except (OSError, pa.ArrowException) as err:
+        raise InputError(f"{path}: unreadable part ({' '.join(str(err).split())[:120]}): delete "
+                         f"it and --resume plays its games again") from None
 
 
 def check_disjoint(ranges, where: str) -> None:

@@ -179,6 +179,8 @@ class GameTable:
 def finish_run_dir(run_dir, log=None) -> None:
     """Rebuild ``games.parquet`` of a run directory from its parts, and write the JSON Lines
     ``log`` (a path; None: none) from the moves the parts kept, in the manifest's order."""
+    from .parts import read_part
+
     run_dir.write_games(GAME_COLUMNS)
     if log is None:
         return
@@ -188,9 +190,7 @@ def finish_run_dir(run_dir, log=None) -> None:
         for lv in m.levels:
             for p in range(len(m.players)):
                 for *_, path in run_dir.part_files(lv, p):
-                    import pyarrow.parquet as pq
-
-                    t = pq.read_table(path)
+                    t = read_part(path)
                     f.write("".join(json.dumps(r, separators=(",", ":")) + "\n"
                                     for r in table_records(get_level(lv), t)))
 
