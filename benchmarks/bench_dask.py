@@ -5,7 +5,10 @@ variant: their tables are checked equal).
 Variants: ``threads`` (simulate.run on J local threads, 0.5 s chunks) and ``dask`` (a
 LocalCluster of J worker processes with one thread each, 2 s chunks, 2 chunks in flight per
 worker); run alternately, ``--rounds`` times each, so that both see the same load.
-Reference: threads (the ratio is dask / threads games/s).
+Reference: threads (the ratio is dask / threads games/s). On a shared machine the wall-clock
+ratio swings with the load, so each run also reports games per CPU-second: for threads the
+CPU time of this process, for dask that of the workers plus this process (which also runs the
+LocalCluster's scheduler and nannies) - the cost of the same games, whatever the load.
 Scheduling cost: chunks of one game of ``random`` on level 1 (microseconds of work), run one at a
 time (round trip: submit, run, result back) and with the usual window (throughput), against
 the same chunks on the local backend.
@@ -78,23 +81,34 @@ def main() -> None:
                                   dashboard_address=None, silence_logs=logging.ERROR) as lc, \
             distributed.Client(lc) as client:
         dask = connect(client, f"local:{args.jobs}")
-        print("| round | variant | seconds | games/s | chunks |")
-        print("|---|---|---:|---:|---:|")
+        print("| round | variant | seconds | games/s | chunks | CPU s | games/CPU-s |")
+        print("|---|---|---:|---:|---:|---:|---:|")
         rates = {"threads": [], "dask": []}
+        per_cpu = {"threads": [], "dask": []}
+
+        def cpu_seconds(with_workers):
+            own = time.process_time()
+            return own + (sum(client.run(time.process_time).values()) if with_workers else 0)
+
         tables = {}
         for k in range(args.rounds):
             for name in ("threads", "dask"):
                 sink = Scores()
                 kw = {"backend": dask} if name == "dask" else {"jobs": args.jobs}
+                c0 = cpu_seconds(name == "dask")
                 r = run(level, player, args.games, 1, sinks=[sink], **kw)
+                cpu = cpu_seconds(name == "dask") - c0
                 rates[name].append(args.games / r.seconds)
+                per_cpu[name].append(args.games / cpu)
                 tables[name] = np.concatenate(sink.parts)
                 print(f"| {k + 1} | {name} | {r.seconds:.1f} | {args.games / r.seconds:,.0f} | "
-                      f"{len(sink.parts)} |", flush=True)
+                      f"{len(sink.parts)} | {cpu:.1f} | {args.games / cpu:,.0f} |", flush=True)
         assert np.array_equal(tables["threads"], tables["dask"]), "the games differ"
         ratio = [d / t for d, t in zip(rates["dask"], rates["threads"])]
         print(f"\ndask / threads games/s per round: {', '.join(f'{x:.2f}x' for x in ratio)}; "
-              f"best against best: {max(rates['dask']) / max(rates['threads']):.2f}x")
+              f"best against best: {max(rates['dask']) / max(rates['threads']):.2f}x; "
+              f"games per CPU-second, dask / threads: "
+              f"{np.median(per_cpu['dask']) / np.median(per_cpu['threads']):.2f}x (medians)")
 
         local = LocalBackend(1)
         print(f"\n# scheduling cost per chunk ({args.chunks:,} chunks of 1 game of random, "

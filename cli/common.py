@@ -201,7 +201,8 @@ def dask_option():
         "--dask", metavar="ADDRESS|local[:N]", default=None,
         help="Run the chunks as tasks on a Dask cluster: the scheduler's address "
              "(tcp://host:8786), or local[:N] for N worker processes on this machine "
-             "[default N: the cores]. Same games as without it. Needs numberup[dask].")
+             "[default N: the cores]; --jobs is then unused. Same games as without it. "
+             "Needs numberup[dask].")
 
 
 def resume_option():

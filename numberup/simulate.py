@@ -71,7 +71,7 @@ class RunResult:
         out.update(summarize(self.all_scores, self.level.medals))
         out["seconds"] = self.seconds
         played = self.games if self.played is None else self.played
-        out["games_per_s"] = played / self.seconds if self.seconds > 0 else float("nan")
+        out["games_per_s"] = played / self.seconds if self.seconds > 0 and played else float("nan")
         out["seconds_per_game"] = self.seconds / played if played else float("nan")
         return out
 
