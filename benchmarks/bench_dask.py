@@ -18,7 +18,6 @@ Run: python benchmarks/bench_dask.py [--level 14] [--policy expectimax] [--games
 from __future__ import annotations
 
 import argparse
-import logging
 import time
 
 import numpy as np
@@ -72,14 +71,12 @@ def main() -> None:
 
     import distributed
 
-    from numberup.distributed import connect
+    from numberup.distributed import connect, local_cluster
 
     level, player = get_level(args.level), parse_player(args.policy)
     print(f"# dask vs threads: level {args.level}, {player.spec}, {args.games:,} games, "
           f"{args.jobs} threads / {args.jobs} worker processes ({machine()})")
-    with distributed.LocalCluster(n_workers=args.jobs, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as lc, \
-            distributed.Client(lc) as client:
+    with local_cluster(args.jobs) as lc, distributed.Client(lc) as client:
         dask = connect(client, f"local:{args.jobs}")
         print("| round | variant | seconds | games/s | chunks | CPU s | games/CPU-s |")
         print("|---|---|---:|---:|---:|---:|---:|")

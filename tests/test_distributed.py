@@ -29,11 +29,9 @@ FIELDS = ("seeds", "scores", "lines", "decks", "moves")
 
 @pytest.fixture(scope="module")
 def cluster():
-    import logging
+    from numberup.distributed import local_cluster
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as lc, \
-            distributed.Client(lc) as client:
+    with local_cluster(2) as lc, distributed.Client(lc) as client:
         yield lc, client, connect(client, "local:2")
 
 
