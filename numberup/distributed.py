@@ -186,7 +186,7 @@ def dask_backend(spec: str, *, timeout: float = 10.0):
             client = Client(cluster)
         else:
             client = Client(value, timeout=f"{timeout}s")
-    except (OSError, TimeoutError, ValueError) as err:
+    except Exception as err:  # an address dask cannot parse or reach, a cluster that fails
         if cluster is not None:
             cluster.close()
         raise ClusterError(f"--dask {spec}: cannot reach a Dask scheduler there "
