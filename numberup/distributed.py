@@ -100,7 +100,9 @@ class DaskBackend:
 
         self.client, self.where = client, where
         self.build = worker_build()
-        self.pending = as_completed(with_results=True)  # results come back with the news
+        # (with_results=True saves a round trip per chunk, but a run after a worker restart
+        # then waited forever for results the scheduler held: not used.)
+        self.pending = as_completed()
         self._window, self._checked = 1, 0.0
 
     @property
@@ -117,8 +119,9 @@ class DaskBackend:
         return fut
 
     def next_done(self):
+        fut = next(self.pending)
         try:
-            fut, (build, seconds, result) = next(self.pending)
+            build, seconds, result = fut.result()
         except Exception as err:
             if type(err).__module__.startswith(("distributed", "concurrent", "asyncio")):
                 raise ClusterError(f"--dask {self.where}: the cluster failed a chunk "
