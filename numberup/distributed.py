@@ -167,8 +167,11 @@ def local_cluster(workers: int):
     from distributed import LocalCluster
 
     with dask.config.set(LEAN_WORKERS):
+        # The scheduler serves HTTP even without a dashboard; on port 8787 unless told
+        # otherwise, which another cluster on the machine may hold (then it warns on stderr).
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.ERROR)
+                            dashboard_address=None, silence_logs=logging.ERROR,
+                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
 
 
 @contextmanager
