@@ -7,8 +7,8 @@ import sys
 import click
 
 from .common import (LEVEL_RANGE, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
-                     check_out_paths, echo_json, games_option, jobs_option, print_rich,
-                     run_runs, seed_option, write_summary)
+                     check_out_paths, dask_option, echo_json, games_option, jobs_option,
+                     print_rich, resume_option, run_runs, seed_option, write_summary)
 from .main import cli
 
 
@@ -79,9 +79,13 @@ def _run_options(f):
         seed_option("Master seed: game i is dealt from (seed, i) alone."),
         jobs_option("Threads; results do not depend on it."),
         click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
-                     help="Directory for games.parquet (one row per game) and summary.csv."),
+                     help="Run directory: every finished chunk is kept there as it ends, then "
+                          "games.parquet (one row per game) and summary.csv "
+                          "(docs/run-directory.md)."),
+        resume_option(),
         click.option("--log", type=click.Path(dir_okay=False), default=None,
-                     help="Write every game (deck and moves) as JSON Lines to this file."),
+                     help="Write every game (deck and moves) as JSON Lines to this file (with "
+                          "--out: at the end, from the chunks kept)."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
         click.option("--chunk", type=click.IntRange(1), default=None,
                      help="Games per chunk (default: adaptive, ~0.5 s each)."),
@@ -89,6 +93,7 @@ def _run_options(f):
                      help="Index of the first game, to split one run across machines."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr [default: when stderr is a terminal]."),
+        dask_option(),
     ]):
         f = opt(f)
     return f
@@ -99,7 +104,8 @@ def _run_options(f):
 @click.option("--policy", "-p", default="expectimax", show_default=True,
               help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200 "
                    "(see 'numberup players').")
-def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policy):
+def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
+             policy):
     """Play many seeded games of a level and summarise the results.
 
     Prints games, mean, sd, percentiles, and the probabilities of losing and of reaching
@@ -119,7 +125,8 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
-    results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress)
+    results, interrupted = run_runs(levels, [player], games, seed, jobs, chunk, first, out, log, progress,
+                                    dask, resume)
     frame = summary_frame(results)
     write_summary(out, frame)
     if interrupted:
@@ -139,8 +146,8 @@ def simulate(levels, games, seed, jobs, out, log, as_json, chunk, first, progres
 @click.option("--hindsight", "with_hindsight", is_flag=True,
               help="Also solve the same deals with the deck order known ('numberup hindsight'): "
                    "each player's share of the hindsight mean and P(gold | gold reachable).")
-def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress, policies,
-            with_hindsight):
+def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
+            policies, with_hindsight):
     """Compare players side by side on the same decks.
 
     Every player plays games 0..N-1 of the seed, so game i is the same deal for all of them.
@@ -153,24 +160,15 @@ def compare(levels, games, seed, jobs, out, log, as_json, chunk, first, progress
       numberup compare --level 8 --policy greedy --policy expectimax --policy rollout:n=200
     """
     from numberup.players import parse_player
-    from numberup.simulate import summary_frame
-    from numberup.stats import paired
+    from numberup.simulate import compare_rows
 
     players = [parse_player(s) for s in policies]
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
-    results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress)
-    frame = summary_frame(results)
-    rows = frame.to_dict("records")
-    base = {}
-    for r, row in zip(results, rows):
-        if r.level.number not in base:
-            base[r.level.number] = r
-            row.update(diff_mean=None, diff_lo=None, diff_hi=None, wins=None, ties=None, losses=None)
-        else:
-            row.update(paired(base[r.level.number].all_scores, r.all_scores))
-        row["vs"] = base[r.level.number].player.spec
+    results, interrupted = run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress,
+                                    dask, resume)
+    rows = compare_rows(results)
     if with_hindsight:
         from numberup.hindsight import versus
 

@@ -221,40 +221,6 @@ def check_out_paths(out, log):
     return check_out_dir(out)
 
 
-def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
-    """Play every level x player on the same decks, streaming to --out and --log; returns the
-    results and whether the run was interrupted. Shared by simulate and compare."""
-    from numberup.simulate import GameLog, GameTable, run, stop_on_interrupt
-
-    sinks = []
-    table = GameTable(out / "games.parquet") if out is not None else None
-    if table:
-        sinks.append(_Named(table, out / "games.parquet"))
-    game_log = GameLog(log) if log else None
-    if game_log:
-        sinks.append(_Named(game_log, log))
-    results = []
-    ok = False
-    try:
-        with stop_on_interrupt() as flag, progress_bar(progress) as bar:
-            for level in levels:
-                for player in players:
-                    task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
-                    r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
-                            sinks=sinks, stop=lambda: flag["stop"],
-                            progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
-                    results.append(r)
-                    if flag["stop"]:
-                        break
-                if flag["stop"]:
-                    break
-            interrupted = flag["stop"]
-        ok = True
-    finally:
-        _close_sinks(game_log, log, table, ok)
-    return results, interrupted
-
-
 class _Named:
     """A sink whose write errors name its file (a full disk says only 'No space left')."""
 
@@ -268,28 +234,78 @@ class _Named:
             raise OSError(err.errno, err.strerror or str(err), self.path) from None
 
 
-def _close_sinks(game_log, log, table, ok):
-    """Close --log and --out's table; when the run failed (or closing them fails, e.g. on a
-    full disk) drop both rather than leave them half-written. Raises the first OSError."""
-    errors = []
-    if game_log:
-        try:
-            game_log.close()
-        except OSError as err:
-            errors.append(OSError(err.errno, err.strerror or str(err), str(log)))
-    if table:
-        if ok and not errors:
-            try:
-                table.close()
-            except OSError as err:
-                errors.append(OSError(err.errno, err.strerror or str(err), str(table.path)))
-                table.discard()
-        else:
-            table.discard()
-    if game_log and (errors or not ok) and os.path.isfile(log):  # a regular file, not /dev/...
-        os.unlink(log)
-    if errors:
-        raise errors[0]
+def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress, dask=None,
+             resume=False):
+    """Play every level x player on the same decks, keeping every chunk in the run directory
+    --out (numberup.parts) and writing --log; returns the results and whether the run was
+    interrupted. --dask runs the chunks on a Dask cluster. Shared by simulate, compare, plot
+    and campaign (and any command that plays games)."""
+    from contextlib import ExitStack
+
+    from numberup.simulate import GameLog, finish_run_dir, run, stop_on_interrupt
+
+    if resume and out is None:
+        raise click.UsageError("--resume continues the run in --out DIR: give --out")
+    results, run_dir, game_log = [], None, None
+    with ExitStack() as stack:
+        backend = None
+        if dask is not None:  # connect (and check the workers) before anything is written
+            from numberup.distributed import dask_backend
+
+            backend = stack.enter_context(dask_backend(dask))
+        if out is not None:
+            run_dir = _open_run_dir(out, levels, players, games, seed, first, log, resume)
+            stack.callback(run_dir.close)
+        elif log:
+            game_log = GameLog(log)
+            stack.push(lambda kind, err, tb: _close_log(game_log, log, failed=kind is not None))
+        flag = stack.enter_context(stop_on_interrupt())
+        bar = stack.enter_context(progress_bar(progress))
+        for level in levels:
+            for player in players:
+                task = bar.add_task(f"level {level} {player.spec}", total=games) if bar else None
+                r = run(level, player, games, seed, first=first, jobs=jobs, chunk=chunk,
+                        sinks=[_Named(game_log, log)] if game_log else [], stop=lambda: flag["stop"],
+                        backend=backend, run_dir=run_dir,
+                        progress=(lambda n, t=task: bar.advance(t, n)) if bar else None)
+                results.append(r)
+                if flag["stop"]:
+                    break
+            if flag["stop"]:
+                break
+        interrupted = flag["stop"] and (any(r.interrupted for r in results)
+                                        or len(results) < len(levels) * len(players))
+        if run_dir is not None:  # finished or stopped by Ctrl-C; after an error the parts stay
+            finish_run_dir(run_dir, log)
+    return results, interrupted
+
+
+def _open_run_dir(out, levels, players, games, seed, first, log, resume):
+    """The run directory --out: a new run, or (--resume) the interrupted one, checked."""
+    from numberup.parts import Manifest, RunDir
+
+    manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
+                        moves=log is not None)
+    run_dir = (RunDir.resume if resume else RunDir.create)(out, manifest)
+    if resume:
+        total = games * len(levels) * len(players)
+        left = sum(hi - lo for lv in levels for k in range(len(players))
+                   for lo, hi in run_dir.missing(lv, k))
+        click.echo(f"resuming {out}: {total - left:,} games kept, {left:,} to play", err=True)
+    return run_dir
+
+
+def _close_log(game_log, log, failed):
+    """Close a streamed --log; when the run ``failed``, or closing fails (a full disk), remove a
+    regular file rather than leave it half-written (a device such as /dev/stdout stays)."""
+    try:
+        game_log.close()
+    except OSError as err:
+        failed = True
+        raise OSError(err.errno, err.strerror or str(err), str(log)) from None
+    finally:
+        if failed and os.path.isfile(log):
+            os.unlink(log)
 
 
 def write_summary(out, frame):
@@ -325,3 +341,19 @@ def seed_option(help_text):
 def jobs_option(help_text):
     return click.option("--jobs", "-j", type=JobsParam(), default="auto", show_default=True,
                         help=help_text)
+
+
+def dask_option():
+    return click.option(
+        "--dask", metavar="ADDRESS|local[:N]", default=None,
+        help="Run the chunks as tasks on a Dask cluster: the scheduler's address "
+             "(tcp://host:8786), or local[:N] for N worker processes on this machine "
+             "[default N: the cores]; --jobs is then unused. Same games as without it. "
+             "Needs numberup[dask].")
+
+
+def resume_option():
+    return click.option(
+        "--resume", is_flag=True,
+        help="Continue the interrupted run in --out DIR: play only the games it does not hold "
+             "(same --level, --policy, --games, --seed and --first as the run).")

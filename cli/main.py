@@ -40,6 +40,7 @@ def main(argv=None) -> None:
     from . import play  # noqa: F401  (registers play and assist)
     from . import players  # noqa: F401  (registers players)
     from . import hindsight  # noqa: F401  (registers hindsight)
+    from . import runs  # noqa: F401  (registers merge)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

@@ -14,11 +14,12 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from .common import (LevelsParam, check_out_file, check_out_paths, echo_json, games_option, jobs_option,
-                     print_rich, run_runs, seed_option, write_summary)
+from .common import (LevelsParam, check_out_file, check_out_paths, dask_option, echo_json,
+                     games_option, jobs_option, print_rich, resume_option, run_runs, seed_option,
+                     write_summary)
 from .main import cli
 
-RUN_ONLY = ("games", "seed", "jobs", "out")  # options that only make sense when playing games
+RUN_ONLY = ("games", "seed", "jobs", "out", "resume", "dask")  # options that only make sense when playing games
 
 
 def _from_option(help_text):
@@ -43,9 +44,11 @@ def _run_options(f):
         click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
                      help="When playing: write games.parquet and summary.csv here (and the "
                           "plot, unless --output)."),
+        resume_option(),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr when playing [default: when stderr is a "
                           "terminal]."),
+        dask_option(),
     ]):
         f = opt(f)
     return f
@@ -99,7 +102,8 @@ def _output_path(output, fmt):
     return check_out_file(path, "--output"), fmt
 
 
-def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, need: str):
+def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, need: str,
+            resume=False, dask=None):
     """The tables to report on: read from --from, or played now. Returns (Runs, players to
     show or None for all, the directory for a default output file)."""
     ctx = click.get_current_context()
@@ -134,7 +138,7 @@ def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, ne
     if progress is None:
         progress = sys.stderr.isatty()
     results, interrupted = run_runs(levels, players, games, seed, jobs, None, 0, out, None,
-                                    progress)
+                                    progress, dask, resume)
     runs = runs_from_results(results)
     write_summary(out, runs.summary)
     if interrupted:
@@ -202,8 +206,8 @@ def plot():
 @click.option("--bin-width", type=click.IntRange(1), default=None,
               help="Histogram bin width in points [default: at most 60 bins].")
 @_plot_options
-def dist(from_dirs, levels, policies, games, seed, jobs, out, progress, style, bin_width, output,
-         fmt, title, as_json):
+def dist(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask, style,
+         bin_width, output, fmt, title, as_json):
     """Score distribution of one level, one curve per player.
 
     Vertical lines mark the Bronze, Silver and Gold thresholds; the legend gives each player's
@@ -218,7 +222,7 @@ def dist(from_dirs, levels, policies, games, seed, jobs, out, progress, style, b
         raise click.BadParameter("a distribution plot shows one level", param_hint="--level")
     path, fmt = _output_path(output, fmt)
     runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
-                                  need="games")
+                                  need="games", resume=resume, dask=dask)
     from numberup.plots import dist_plot
 
     level = _one_level(levels, runs.games)
@@ -234,8 +238,8 @@ def dist(from_dirs, levels, policies, games, seed, jobs, out, progress, style, b
               help="panels: a panel per medal, bars per player with 95% intervals; stacked: "
                    "one bar per level and player, gold, silver, bronze stacked.")
 @_plot_options
-def medals(from_dirs, levels, policies, games, seed, jobs, out, progress, style, output, fmt,
-           title, as_json):
+def medals(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask, style,
+           output, fmt, title, as_json):
     """Medal odds of every level present, per player: P(>=bronze), P(>=silver), P(gold).
 
     The bars are the summary table's p_bronze, p_silver and p_gold (with their 95% Wilson
@@ -248,7 +252,7 @@ def medals(from_dirs, levels, policies, games, seed, jobs, out, progress, style,
     """
     path, fmt = _output_path(output, fmt)
     runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
-                                  need="summary")
+                                  need="summary", resume=resume, dask=dask)
     from numberup.plots import medals_plot
 
     fig = _library_call(medals_plot, runs.summary, policies=chosen, levels=levels, style=style,
@@ -259,8 +263,8 @@ def medals(from_dirs, levels, policies, games, seed, jobs, out, progress, style,
 @plot.command()
 @_run_options
 @_plot_options
-def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output, fmt, title,
-           as_json):
+def budget(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask, output,
+           fmt, title, as_json):
     """Mean result and P(gold) against seconds per game (log axis), players of one level.
 
     The budget curve of search players: e.g. rollout:n=50, rollout:n=200, rollout:n=800 are
@@ -276,7 +280,7 @@ def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output
         raise click.BadParameter("a budget plot shows one level", param_hint="--level")
     path, fmt = _output_path(output, fmt)
     runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
-                                  need="summary")
+                                  need="summary", resume=resume, dask=dask)
     from numberup.plots import budget_plot
 
     level = _one_level(levels, runs.summary)
@@ -294,13 +298,16 @@ def budget(from_dirs, levels, policies, games, seed, jobs, out, progress, output
 @seed_option("Master seed, when playing: game i is dealt from (seed, i) alone.")
 @jobs_option("Threads, when playing; results do not depend on it.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
-              help="When playing: write games.parquet and summary.csv here.")
+              help="When playing: the run directory (games.parquet, summary.csv, the chunks).")
+@resume_option()
+@dask_option()
 @_from_option("Read the games from games.parquet written by 'numberup simulate --out DIR' "
               "(repeatable) instead of playing them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr when playing [default: when stderr is a terminal].")
-def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progress):
+def campaign(policy, games, attempts, seed, jobs, out, resume, dask, from_dirs, as_json,
+             progress):
     """Odds of the whole Challenge Booklet: every level, chapter and the booklet.
 
     Per level: the medal odds of one game and the expected games until the first Gold
@@ -328,7 +335,7 @@ def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progr
 
     if from_dirs:
         runs, chosen, _ = _tables(from_dirs, None, [policy] if policy else [], games, seed, jobs,
-                                  out, progress, need="games")
+                                  out, progress, need="games", resume=resume, dask=dask)
         present = list(dict.fromkeys(runs.games["policy"]))
         if chosen:
             name = chosen[0]
@@ -347,7 +354,7 @@ def campaign(policy, games, attempts, seed, jobs, out, from_dirs, as_json, progr
         seed = seeds.pop() if len(seeds) == 1 else None
     else:
         runs, chosen, _ = _tables((), list(range(1, 21)), [policy or "expectimax"], games, seed, jobs,
-                                  out, progress, need="games")
+                                  out, progress, need="games", resume=resume, dask=dask)
         name = chosen[0]
         samples = level_samples(runs.games, name)
     result = campaign_odds(samples, attempts)

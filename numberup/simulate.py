@@ -4,30 +4,30 @@ A run plays games ``0 .. games-1`` of a master seed; game ``i`` depends on ``(se
 so a run can be split across chunks, threads, processes or machines (``first``) and give the
 same per-game results. Chunks are driven from Python so that progress can be shown, Ctrl-C
 stops cleanly after the current chunk (numba defers signals until a jitted call returns), and
-results stream to sinks (:class:`GameLog`, :class:`GameTable`) instead of piling up in memory.
+results stream to sinks (:mod:`numberup.sinks`) instead of piling up in memory. Chunks run on
+a backend (:mod:`numberup.runner`: this process's threads, or a Dask cluster) and can be kept
+on disk as they finish (:mod:`numberup.parts`), so that an interrupted run resumes.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from . import levels as L
-from .cards import format_card
-from .grid import KIND_NAMES, geometry
+from .grid import geometry
 from .levels import Level, get_level
 from .players import Player
 from .stats import summarize
-
-CARD_TEXT = [format_card(c) for c in range(48)]
+from .sinks import (CARD_TEXT, GAME_COLUMNS, GameLog, GameTable, atomic_write,  # noqa: F401
+                    batch_table, finish_run_dir, game_records, line_names, move_dicts,
+                    table_records)
 
 
 @dataclass
@@ -55,6 +55,8 @@ class RunResult:
     scores: list[np.ndarray] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    played: int | None = None  # games played by this call (None: all of them)
+    game_ids: np.ndarray | None = None  # the games' numbers when not first..first+games-1
 
     @property
     def all_scores(self) -> np.ndarray:
@@ -68,8 +70,9 @@ class RunResult:
         out = {"level": self.level.number, "policy": self.player.spec, "seed": self.seed}
         out.update(summarize(self.all_scores, self.level.medals))
         out["seconds"] = self.seconds
-        out["games_per_s"] = self.games / self.seconds if self.seconds > 0 else float("nan")
-        out["seconds_per_game"] = self.seconds / self.games if self.games else float("nan")
+        played = self.games if self.played is None else self.played
+        out["games_per_s"] = played / self.seconds if self.seconds > 0 and played else float("nan")
+        out["seconds_per_game"] = self.seconds / played if played else float("nan")
         return out
 
 
@@ -161,6 +164,8 @@ def run(
     progress: Callable[[int], None] | None = None,
     stop: Callable[[], bool] = lambda: False,
     chunk_seconds: float = 0.5,
+    backend=None,
+    run_dir=None,
 ) -> RunResult:
     """Play ``games`` seeded games of ``level`` with ``player``.
 
@@ -174,166 +179,44 @@ def run(
         Games per chunk; default adaptive, about ``chunk_seconds`` of work each. Results do not
         depend on it.
     sinks : iterable
-        Objects with ``write(batch)``, called after each chunk.
+        Objects with ``write(batch)``, called after each chunk, in game order.
     progress : callable, optional
-        Called with the number of games finished in each chunk.
+        Called with the number of games finished (or found kept in ``run_dir``).
     stop : callable
         Checked after each chunk; when true, the run ends there (``interrupted``).
+    backend : optional
+        Where chunks run (:mod:`numberup.runner`); default: threads of this process.
+    run_dir : numberup.parts.RunDir, optional
+        Keep every chunk there as a Parquet part as soon as it finishes, and play only the
+        games that no part holds yet (``--resume``).
     """
-    from concurrent.futures import ThreadPoolExecutor
+    from .runner import play_chunk, run_job
 
     lv = get_level(level)
-    threads = set_jobs(jobs)
-    blocks = 4 * threads
     sinks = list(sinks)
     result = RunResult(lv, player, seed, games)
-    play_batch(lv, player, seed, first, 1, 1)  # compile (or load from cache) before timing
-    size = chunk or max(8, 4 * threads)
-    done = 0
-    with ThreadPoolExecutor(threads) as pool:
-        while done < games:
-            n = min(size, games - done)
-            t0 = time.perf_counter()
-            batch = play_batch(lv, player, seed, first + done, n, blocks, pool)
-            dt = time.perf_counter() - t0
-            result.seconds += dt
-            result.scores.append(batch.scores.copy())
-            for sink in sinks:
-                sink.write(batch)
-            done += n
+    pieces = []  # (first game, scores), sorted at the end
+    moves = run_dir is not None and run_dir.manifest.moves
+    if run_dir is not None:
+        for lo, scores in run_dir.kept_column(lv.number, run_dir.player_index(player.spec), "score"):
+            pieces.append((lo, scores.astype(np.int64)))
             if progress:
-                progress(n)
-            if stop():
-                result.interrupted = done < games
-                break
-            if not chunk:  # aim at chunk_seconds per chunk: responsive progress and Ctrl-C
-                size = int(min(max(8, n * chunk_seconds / max(dt, 1e-6)), 4 * n, 1_000_000))
+                progress(len(scores))
+
+    def ordered(lo, n, batch):
+        pieces.append((lo, batch.scores.copy()))
+        for sink in sinks:
+            sink.write(batch)
+        if progress:
+            progress(n)
+
+    job = run_job(play_chunk, lv.number, player.spec, seed, first, games, backend=backend,
+                  jobs=set_jobs(jobs) if backend is None else None, run_dir=run_dir,
+                  to_table=lambda batch: batch_table(batch, moves=moves), chunk=chunk,
+                  chunk_seconds=chunk_seconds, on_ordered=ordered, stop=stop)
+    result.seconds, result.played, result.interrupted = job.seconds, job.played, job.interrupted
+    result.scores = [s for _, s in sorted(pieces, key=lambda t: t[0])]
     return result
-
-
-# ---------------------------------------------------------------------------------------------
-# Sinks
-
-
-@contextmanager
-def atomic_write(path: Path, mode: str = "w"):
-    """Write to a temporary file beside ``path``, renamed over it only when the block ends
-    without an exception: readers never see a half-written file."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, mode) as f:
-            yield f
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def move_dicts(level: Level, moves: np.ndarray) -> list[dict]:
-    """The ``moves`` rows of one game as the log's objects."""
-    out = []
-    for card, cell in moves:
-        if card < 0:
-            break
-        if cell < 0:
-            out.append({"card": CARD_TEXT[card], "discard": True})
-        else:
-            out.append({"card": CARD_TEXT[card], "cell": [int(cell) // level.size, int(cell) % level.size]})
-    return out
-
-
-def game_records(batch: Batch) -> Iterable[dict]:
-    """One log object per game of the batch."""
-    lv = batch.level
-    for k in range(len(batch.scores)):
-        yield {
-            "level": lv.number,
-            "game": batch.first + k,
-            "seed": int(batch.seeds[k]),
-            "policy": batch.player.spec,
-            "score": int(batch.scores[k]),
-            "deck": [CARD_TEXT[c] for c in batch.decks[k]],
-            "moves": move_dicts(lv, batch.moves[k]),
-        }
-
-
-class GameLog:
-    """JSON Lines, one object per game, streamed: each chunk is written whole and flushed."""
-
-    def __init__(self, path):
-        self.f = open(path, "w")
-
-    def write(self, batch: Batch) -> None:
-        self.f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in game_records(batch)))
-        self.f.flush()
-
-    def close(self) -> None:
-        self.f.close()
-
-
-def line_names(level: Level) -> list[str]:
-    """``['row0', ..., 'col4', 'diag0', 'diag1']`` for the level's scored lines."""
-    geo = geometry(level.size)
-    n = int(L.PARAMS[level.number][L.P_NLINES])
-    return [f"{KIND_NAMES[geo.line_kind[i]]}{geo.line_index[i]}" for i in range(n)]
-
-
-class GameTable:
-    """The per-game table as Parquet, one row group per chunk, into a temporary file that
-    :meth:`close` renames into place (``discard`` removes it): never a half-written table.
-
-    Columns: level, policy, game, seed, score, medal, lines (list of each line's value, in the
-    order rows, columns, diagonals).
-    """
-
-    def __init__(self, path):
-        import pyarrow as pa
-
-        self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        self.schema = pa.schema([
-            ("level", pa.int8()), ("policy", pa.string()), ("game", pa.int64()),
-            ("seed", pa.uint64()), ("score", pa.int32()), ("medal", pa.string()),
-            ("lines", pa.list_(pa.int16())),
-        ])
-        self.writer = None
-
-    def write(self, batch: Batch) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, self.schema)
-        lv = batch.level
-        n = len(batch.scores)
-        medal = [lv.medal(int(s)) for s in batch.scores]
-        table = pa.table({
-            "level": pa.array(np.full(n, lv.number, np.int8)),
-            "policy": pa.array([batch.player.spec] * n),
-            "game": pa.array(np.arange(batch.first, batch.first + n, dtype=np.int64)),
-            "seed": pa.array(batch.seeds),
-            "score": pa.array(batch.scores.astype(np.int32)),
-            "medal": pa.array(medal),
-            "lines": pa.array(list(batch.lines), type=pa.list_(pa.int16())),
-        }, schema=self.schema)
-        self.writer.write_table(table)
-
-    def close(self) -> None:
-        if self.writer is None:
-            import pyarrow.parquet as pq
-
-            pq.write_table(self.schema.empty_table(), self.tmp)
-        else:
-            self.writer.close()
-        os.replace(self.tmp, self.path)
-
-    def discard(self) -> None:
-        try:
-            if self.writer is not None:
-                self.writer.close()
-        except OSError:  # e.g. a full disk: the table is dropped all the same
-            pass
-        self.tmp.unlink(missing_ok=True)
 
 
 def summary_frame(results: list[RunResult]):
@@ -341,3 +224,44 @@ def summary_frame(results: list[RunResult]):
     import pandas as pd
 
     return pd.DataFrame([r.summary() for r in results])
+
+
+def compare_rows(results: list[RunResult]) -> list[dict]:
+    """:func:`summary_frame`'s rows, and for every player after a level's first, the paired
+    difference against the first player's games (``vs``, ``diff_mean``, ``diff_lo``,
+    ``diff_hi``, ``wins``, ``ties``, ``losses``; None when the two hold different games)."""
+    from .stats import paired
+
+    rows = summary_frame(results).to_dict("records")
+    base = {}
+    empty = dict(diff_mean=None, diff_lo=None, diff_hi=None, wins=None, ties=None, losses=None)
+    for r, row in zip(results, rows):
+        if r.level.number not in base:
+            base[r.level.number] = r
+            row.update(empty)
+        else:
+            b = base[r.level.number]
+            same = b.games == r.games and (b.game_ids is None or r.game_ids is None
+                                           or np.array_equal(b.game_ids, r.game_ids))
+            row.update(paired(b.all_scores, r.all_scores) if same else empty)
+        row["vs"] = base[r.level.number].player.spec
+    return rows
+
+
+def results_from_run_dir(run_dir, seconds=None) -> list[RunResult]:
+    """Every level x player of a run directory as :class:`RunResult` (its kept games, in game
+    order), with ``seconds[(level, spec)]`` as each one's time (default: unknown, NaN)."""
+    from .players import parse_player
+
+    m = run_dir.manifest
+    out = []
+    for lv in m.levels:
+        for k, spec in enumerate(m.players):
+            parts = run_dir.kept_column(lv, k, "score")
+            games = run_dir.kept_column(lv, k, "game")
+            r = RunResult(get_level(lv), parse_player(spec), m.seed, m.games,
+                          scores=[s.astype(np.int64) for _, s in parts])
+            r.game_ids = np.concatenate([g for _, g in games]) if games else np.zeros(0, np.int64)
+            r.seconds = (seconds or {}).get((lv, spec), float("nan"))
+            out.append(r)
+    return out

@@ -7,6 +7,8 @@ SEED=2026
 R=results
 RUNS=$R/runs
 mkdir -p "$RUNS"
+# every run directory is made anew (numberup refuses to write over a run without --resume)
+rm -rf "$RUNS"/baseline "$RUNS"/rollout "$RUNS"/objective "$RUNS"/objective-rollout "$RUNS"/budget
 
 # 1. greedy, random and expectimax on the same 2,000 decks of every level (paired with greedy)
 numberup compare --level all -p greedy -p random -p expectimax --games 2000 --seed $SEED \

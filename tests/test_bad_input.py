@@ -214,6 +214,9 @@ def _bad_value(param, level: int):
         return st.sampled_from(["nosuch", "", "PNG"]) | JUNK
     if name in ("policy", "policies"):
         return st.sampled_from(BAD_SPECS) | JUNK
+    if name == "dask":  # malformed only: a test never reaches out to a host
+        return st.sampled_from(["", "local:0", "local:x", "local:-1", "local:1.5", "local:99999",
+                                "nohost", "tcp://", "tcp://h:port", "h:123456", "a b:1"])
     if name in ("card", "hand", "discarded"):
         return st.sampled_from(BAD_CARDS) | JUNK
     return JUNK

@@ -310,7 +310,8 @@ def test_out_dir_files(tmp_path):
         "simulate", "--level", "3,18", "--policy", "random", "--games", "25", "--seed", "9", "--chunk", "6",
         "--out", str(out), "--log", str(log), "--json", "--no-progress",
     ])
-    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "summary.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "games.parquet", "manifest.json",
+                                                     "parts", "summary.csv"]
     records = _read_log(log)
     table = pq.read_table(out / "games.parquet")
     assert table.column_names == PARQUET_COLUMNS
@@ -358,51 +359,58 @@ def test_interrupted_run_keeps_whole_files(tmp_path):
 
 
 def test_ctrl_c_keeps_finished_games(tmp_path, monkeypatch):
-    """run_runs as simulate calls it; a Ctrl-C (SIGINT) arrives while the first chunk is written."""
-    import numberup.simulate as sim
+    """run_runs as simulate calls it; a Ctrl-C (SIGINT) arrives while the first chunk is kept."""
     import pyarrow.parquet as pq
+    from numberup.parts import RunDir
     from numberup_cli.commands import run_runs
 
-    class InterruptingLog(sim.GameLog):
-        def write(self, batch):
-            super().write(batch)
-            signal.raise_signal(signal.SIGINT)  # the first Ctrl-C: stop after this chunk
+    write_part = RunDir.write_part
 
-    monkeypatch.setattr(sim, "GameLog", InterruptingLog)
+    def interrupting(self, *args, **kw):
+        path = write_part(self, *args, **kw)
+        signal.raise_signal(signal.SIGINT)  # the first Ctrl-C: stop after this chunk
+        return path
+
+    monkeypatch.setattr(RunDir, "write_part", interrupting)
     out = tmp_path / "run"
     out.mkdir()
     results, interrupted = run_runs([1, 2], [parse_player("random")], 50, 3, 1, 8, 0, out,
                                     tmp_path / "games.jsonl", False)
     assert interrupted
     assert [r.games for r in results] == [8]
-    assert sorted(p.name for p in out.iterdir()) == ["games.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "games.parquet", "manifest.json",
+                                                     "parts"]
     t = pq.read_table(out / "games.parquet")
     assert t.column("game").to_pylist() == list(range(8))
     assert t.column("level").to_pylist() == [1] * 8
     records = replay_log(tmp_path / "games.jsonl", 1)
     assert t.column("score").to_pylist() == [r["score"] for r in records]
-    assert _tmp_files(out) == [] and _tmp_files(tmp_path) == []
+    assert _tmp_files(out) == [] and _tmp_files(out / "parts") == [] and _tmp_files(tmp_path) == []
 
 
-def test_failing_sink_leaves_no_table(tmp_path, monkeypatch):
-    import numberup.simulate as sim
+def test_failing_write_keeps_the_finished_chunks_only(tmp_path, monkeypatch):
+    """A chunk that cannot be written stops the run: the chunks kept before stay (for
+    --resume), no half-written file is left, and no table is built over the failure."""
+    from numberup.parts import RunDir
     from numberup_cli.commands import run_runs
 
-    class FailingLog(sim.GameLog):
-        writes = 0
+    write_part = RunDir.write_part
+    writes = []
 
-        def write(self, batch):
-            FailingLog.writes += 1
-            if FailingLog.writes == 2:
-                raise OSError("disk full (simulated)")
-            super().write(batch)
+    def failing(self, *args, **kw):
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError("disk full (simulated)")
+        return write_part(self, *args, **kw)
 
-    monkeypatch.setattr(sim, "GameLog", FailingLog)
+    monkeypatch.setattr(RunDir, "write_part", failing)
     out = tmp_path / "run"
     out.mkdir()
     with pytest.raises(OSError, match="simulated"):
         run_runs([5], [parse_player("greedy")], 40, 3, 1, 8, 0, out, tmp_path / "games.jsonl",
                  False)
-    assert FailingLog.writes == 2
-    assert list(out.iterdir()) == [], f"left behind: {sorted(p.name for p in out.iterdir())}"
-    assert _tmp_files(tmp_path) == []
+    assert len(writes) == 2
+    assert sorted(p.name for p in (out / "parts").iterdir()) == [
+        "L05-P0-000000000000-000000000007.parquet"]
+    assert not (out / "games.parquet").exists() and not (tmp_path / "games.jsonl").exists()
+    assert _tmp_files(out / "parts") == [] and _tmp_files(tmp_path) == []

@@ -287,8 +287,8 @@ def test_plot_plays_the_games_and_writes_the_tables(tmp_path):
     data = json.loads(invoke(["plot", "dist", "--level", "1", "-p", "greedy", "-p", "random",
                               "--games", "50", "--seed", "7", "--out", str(out), "--json",
                               "--no-progress"]))
-    assert sorted(p.name for p in out.iterdir()) == ["dist-level1.png", "games.parquet",
-                                                     "summary.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "dist-level1.png", "games.parquet",
+                                                     "manifest.json", "parts", "summary.csv"]
     assert_png(out / "dist-level1.png")
     games = pd.read_parquet(out / "games.parquet")
     assert len(games) == 100
