@@ -101,6 +101,8 @@ def atomic_bytes(path: Path, write) -> None:
     try:
         write(tmp)
         os.replace(tmp, path)
+    except OSError as err:  # a full disk says only 'No space left': name the file
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -30,8 +30,14 @@ CARD_TEXT = [format_card(c) for c in range(48)]
 @contextmanager
 def atomic_write(path: Path, mode: str = "w"):
     """Write to a temporary file beside ``path``, renamed over it only when the block ends
-    without an exception: readers never see a half-written file."""
+    without an exception: readers never see a half-written file. A path that is not a regular
+    file (a device such as /dev/stdout or /dev/full, a pipe) is written in place: renaming over
+    it would replace the device."""
     path = Path(path)
+    if path.exists() and not path.is_file():
+        with open(path, mode) as f:
+            yield f
+        return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, mode) as f:
@@ -197,5 +203,8 @@ def finish_run_dir(run_dir, log=None) -> None:
                     f.write("".join(json.dumps(r, separators=(",", ":")) + "\n"
                                     for r in table_records(get_level(lv), t)))
 
-    with atomic_write(Path(log)) as f:
-        write(f)
+    try:
+        with atomic_write(Path(log)) as f:
+            write(f)
+    except OSError as err:  # a full disk says only 'No space left': name the file
+        raise OSError(err.errno, err.strerror or str(err), str(log)) from None

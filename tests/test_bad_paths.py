@@ -65,37 +65,43 @@ def test_bad_file_or_path(case, files, capsys):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "-p", "random"]])
 def test_full_disk_log(command, files, capsys):
-    """--log on a full device: the run stops with one line naming the file, and --out keeps
-    no table (a half-written run is not a result)."""
-    (files / "kept").mkdir()
+    """--log on a full device: the run stops with one line naming the file; the finished games
+    stay in --out's run directory, and --resume with a log that can be written finishes the
+    run without playing them again. The device itself is written in place, never replaced."""
     code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "run/a"], capsys)
     assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
-    assert not (files / "run").exists()  # the directories it made are gone again
-    code, out, err = run_main([*command, *PLAY, "--log", "/dev/full", "--out", "kept"], capsys)
-    assert_one_line_error(code, out, err, ["/dev/full", "No space left"])
-    assert list((files / "kept").iterdir()) == []  # a directory that was there stays
+    assert Path("/dev/full").is_char_device()
+    assert (files / "run" / "a" / "manifest.json").is_file()
+    code, out, err = run_isolated([*command, *PLAY, "--log", "games.jsonl", "--out", "run/a",
+                                   "--resume"])
+    assert code == 0, err
+    assert "0 to play" in err
+    players = 2 if command[0] == "compare" else 1
+    assert len((files / "games.jsonl").read_text().splitlines()) == 10 * players
 
 
-def test_disk_full_mid_run_keeps_nothing_half_written(files, capsys, monkeypatch):
-    """The table fails to write its second chunk (as on a full disk): one line naming the
-    table, and neither the table, its temporary file nor the --log file remains."""
-    from numberup import simulate
+def test_disk_full_mid_run_keeps_what_is_finished(files, capsys, monkeypatch):
+    """The second chunk's part fails to write (as on a full disk): one line naming the part,
+    the first chunk stays for --resume, and no temporary file, table or --log file remains."""
+    import pyarrow.parquet as pq
 
-    write = simulate.GameTable.write
+    write = pq.write_table
     calls = []
 
-    def fail_second(self, batch):
+    def fail_second(table, where, *args, **kwargs):
         calls.append(1)
         if len(calls) == 2:
             raise OSError(errno.ENOSPC, "No space left on device")
-        write(self, batch)
+        return write(table, where, *args, **kwargs)
 
-    monkeypatch.setattr(simulate.GameTable, "write", fail_second)
+    monkeypatch.setattr(pq, "write_table", fail_second)
     code, out, err = run_main(["simulate", *PLAY, "--games", "40", "--chunk", "10", "--out", "run",
                                "--log", "games.jsonl"], capsys)
-    assert_one_line_error(code, out, err, [str(Path("run") / "games.parquet"), "No space left"])
+    assert_one_line_error(code, out, err, [str(Path("run") / "parts"), "No space left"])
     assert len(calls) == 2
-    assert not (files / "run").exists()
+    assert len(list((files / "run" / "parts").glob("*.parquet"))) == 1
+    assert not list((files / "run").rglob("*.tmp"))
+    assert not (files / "run" / "games.parquet").exists()
     assert not (files / "games.jsonl").exists()
 
 
