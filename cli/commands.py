@@ -212,7 +212,7 @@ def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, g
     text = gridfile.read()
     try:
         actions = advise_actions(level, text, card if card is not None else hand, discarded,
-                                 discards_left, policy, seed)
+                                 discards_left, policy, seed, notify=sys.stderr)
     except InputError as err:
         src = "<stdin>" if gridfile.name == "<stdin>" else gridfile.name
         raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None

@@ -108,8 +108,10 @@ def check_out_paths(out, log):
 def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress):
     """Play every level x player on the same decks, streaming to --out and --log; returns the
     results and whether the run was interrupted. Shared by simulate and compare."""
+    from numberup.play import warm_up
     from numberup.simulate import GameLog, GameTable, run, stop_on_interrupt
 
+    warm_up(levels, players, sys.stderr)  # on a cold cache, says that it compiles, and how long
     sinks = []
     table = GameTable(out / "games.parquet") if out is not None else None
     if table:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -31,7 +34,7 @@ _HERE = Path(__file__).resolve().parent
 
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
-KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "players", "search", "play")
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "search", "play")
 KERNEL_PACKAGES = ("players",)
 
 
@@ -95,3 +98,31 @@ _USER_WIDE = getattr(caching, "UserWideCacheLocator", None) or caching._UserWide
 _LOCATORS = (getattr(caching, "CacheImpl", None) or caching._CacheImpl)._locator_classes
 if SourcesDigestLocator not in _LOCATORS:
     _LOCATORS.insert(0, SourcesDigestLocator)
+
+
+def is_cached(dispatcher) -> bool:
+    """Is ``dispatcher`` compiled in this process, or on disk for the current sources?"""
+    if dispatcher.overloads:
+        return True
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # another numba's internals: do not claim a compile that may not come
+        return True
+
+
+@contextmanager
+def compile_notice(what: str, dispatchers, stream=None):
+    """Within the block, the kernels ``dispatchers`` are compiled or loaded from the cache.
+
+    When any of them is not cached yet, say so on ``stream`` once before (``numberup:
+    compiling the game kernels for <what> (first run only)...``) and the elapsed time after;
+    on a warm cache, say nothing. ``stream=None``: say nothing at all.
+    """
+    if stream is None or all(is_cached(d) for d in dispatchers):
+        yield
+        return
+    print(f"numberup: compiling the game kernels for {what} (first run only)...", file=stream,
+          flush=True)
+    t0 = time.perf_counter()
+    yield
+    print(f"numberup: compiled in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
