@@ -62,6 +62,8 @@ from .rng import _mix
 from .scoring import _line_score, _line_value
 
 MAX_DEPTH = 2  # decisions in a search tree: the root, and one after the next card
+MAX_K = 4096  # completions per line at most
+_FIRST_BLOCK = 1024  # completions per line numbered as before k could exceed 1024
 N_VALUE = 5  # a node value: mean, P(bronze), P(silver), P(gold), sum of the line means
 
 
@@ -189,7 +191,7 @@ def _estimate_line(p, geo, S, line_eval, pool, li, k, n_pool):
             line_eval[li, q] = 0.0
     for j in range(k):
         # common random numbers: completion j of line li uses the same draws all decision long
-        r = _mix(S.rng[1] + np.uint64(li * 1024 + j + 1) * _GOLDEN)
+        r = _mix(S.rng[1] + np.uint64(_completion_index(li, j)) * _GOLDEN)
         used = np.uint64(0)
         for i in range(n):
             if (empty >> i) & 1:
@@ -228,6 +230,15 @@ def _estimate_line(p, geo, S, line_eval, pool, li, k, n_pool):
 
 
 @kernel(inline="always")
+def _completion_index(li, j):
+    """A number of its own for completion ``j`` of line ``li``: ``li * 1024 + j + 1`` for the
+    first 1024 of each line, and past every line's first 1024 for the rest (j < MAX_K)."""
+    if j < _FIRST_BLOCK:
+        return li * _FIRST_BLOCK + j + 1
+    return MAX_LINES * _FIRST_BLOCK + li * (MAX_K - _FIRST_BLOCK) + (j - _FIRST_BLOCK) + 1
+
+
+@kernel(inline="always")
 def _dist_col(t):
     """The column of ``line_eval`` holding P(line value >= t), DIST_LO < t <= DIST_HI."""
     return N_STATS + t - DIST_LO - 1
@@ -250,11 +261,12 @@ def _estimate_all(p, geo, S, line_eval, pool, k, n_pool):
 
 
 @kernel(inline="always")
-def _upper_tail(mu, var, threshold):
-    """P(X >= threshold) for X ~ Normal(mu, var) on whole numbers (continuity corrected)."""
+def _upper_tail(mu, var, threshold, half_step):
+    """P(X >= threshold) for X ~ Normal(mu, var) on a lattice of results ``2 * half_step``
+    apart (continuity corrected by half a step)."""
     if var <= 1e-12:
-        return 1.0 if mu >= threshold - 0.5 else 0.0
-    z = (threshold - 0.5 - mu) / math.sqrt(var)
+        return 1.0 if mu >= threshold - half_step else 0.0
+    z = (threshold - half_step - mu) / math.sqrt(var)
     return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
@@ -291,10 +303,12 @@ def _evaluate(p, line_eval, out):
     for li in range(nl):
         mu += line_eval[li, 0]
         var += line_eval[li, 1]
+    # results step by 1, or by 10 where they are 10 x the checkmarkers (levels 12 and 14)
+    half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
     out[0] = mu
-    out[1] = _upper_tail(mu, var, p[L.P_BRONZE])
-    out[2] = _upper_tail(mu, var, p[L.P_SILVER])
-    out[3] = _upper_tail(mu, var, p[L.P_GOLD])
+    out[1] = _upper_tail(mu, var, p[L.P_BRONZE], half_step)
+    out[2] = _upper_tail(mu, var, p[L.P_SILVER], half_step)
+    out[3] = _upper_tail(mu, var, p[L.P_GOLD], half_step)
 
 
 @kernel(inline="always")

@@ -17,15 +17,14 @@ from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw
 from ..jit import kernel
 from ..rng import _below, _next
 from ..search import (
-    MAX_DEPTH, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
+    MAX_DEPTH, MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
 )
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE = 0, 1, 2, 3
 ROOT, LEAF = 0, 1  # decision depths in the tree
-MAX_K = 4096
-MAX_SAMPLE = 48  # the largest deck
+MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more looks at them all
 
 
 @kernel(inline="always")
