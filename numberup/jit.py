@@ -32,6 +32,26 @@ kernel = partial(njit, cache=True, _nrt=False, error_model="numpy")
 
 _HERE = Path(__file__).resolve().parent
 
+
+def specialize(template, name: str, jit=kernel, **bindings):
+    """A kernel compiled from the plain function ``template`` with the globals ``bindings``
+    bound (kernels, or constants) and cached under its own ``name``.
+
+    A kernel passed as an argument (a first-class function) or a jitclass misses numba's
+    on-disk cache in every new process; a global of the compiled function is a constant of its
+    code, so each specialization is cached like any kernel. The index key numba gives it is
+    its bytecode, shared by all specializations of one template, so each must have a ``name``
+    of its own (a file of its own in the cache).
+    """
+    import types
+
+    env = dict(template.__globals__, **bindings)
+    py = types.FunctionType(template.__code__, env, name, template.__defaults__)
+    py.__qualname__ = name
+    py.__doc__ = template.__doc__
+    py.__module__ = template.__module__
+    return jit(py)
+
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
 KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "search", "play")

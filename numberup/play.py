@@ -11,7 +11,6 @@ jitclasses across processes (see STYLE.md).
 from __future__ import annotations
 
 import threading
-import types
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from .engine import (
     _rescore_all, _result, _start,
 )
 from .rng import _game_seed, _player_seed, _shuffle
-from .jit import kernel
+from .jit import kernel, specialize
 
 MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see search.max_actions)
 
@@ -86,19 +85,18 @@ _LOOPS: dict[str, object] = {}
 _LOCK = threading.Lock()
 
 
-def game_loop(kind):
-    """The compiled game loop of player type ``kind`` (a
-    :class:`~numberup.players.base.PlayerType`): :func:`_play_block` with its kernel inlined."""
+def game_loop(player):
+    """The compiled game loop of ``player`` (a :class:`~numberup.players.base.Player`, or a
+    :class:`~numberup.players.base.PlayerType` for its default kernel): :func:`_play_block`
+    with the player's kernel inlined, one per player (and variant: see ``PlayerType.variant``)."""
+    kind = getattr(player, "kind", player)
+    action, name = getattr(player, "action", kind.action), getattr(player, "loop_name", kind.name)
     with _LOCK:
-        loop = _LOOPS.get(kind.name)
+        loop = _LOOPS.get(name)
         if loop is None:
-            name = f"_play_block_{kind.name}"
-            env = dict(globals(), _PLAYER_ACTION=kind.action, _LOOKS_AHEAD=kind.looks_ahead,
-                       _TRACKS=kind.tracks)
-            py = types.FunctionType(_play_block.__code__, env, name)
-            py.__qualname__ = name
-            py.__doc__ = _play_block.__doc__
-            loop = _LOOPS[kind.name] = kernel(nogil=True)(py)
+            loop = _LOOPS[name] = specialize(
+                _play_block, f"_play_block_{name}", jit=kernel(nogil=True),
+                _PLAYER_ACTION=action, _LOOKS_AHEAD=kind.looks_ahead, _TRACKS=kind.tracks)
         return loop
 
 
@@ -112,9 +110,8 @@ def warm_up(levels, players, stream=None) -> None:
     from .simulate import play_batch
     from .jit import compile_notice
 
-    kinds = list({pl.kind.name: pl.kind for pl in players}.values())
-    names = ", ".join(k.name for k in kinds)
-    loops = [game_loop(k) for k in kinds] + [new_state]
+    names = ", ".join(dict.fromkeys(pl.kind.name for pl in players))
+    loops = [game_loop(pl) for pl in players] + [new_state]
     with compile_notice(names, loops, stream):
         for level in levels:
             for pl in players:

@@ -108,7 +108,7 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     blocks = max(1, min(blocks, n))
     bounds = [(n * k // blocks, n * (k + 1) // blocks) for k in range(blocks)]
 
-    play = game_loop(player.kind)
+    play = game_loop(player)
 
     def block(lo_hi):
         S, X, deck = new_state(level.cells), new_scratch(level), np.zeros(level.deck_size, np.int8)

@@ -63,6 +63,9 @@ class PlayerType:
     game loop hands it a copy of the cells on offer. ``tracks``: it reads the exact line
     scores as cards go down (else they are scored once, at the end). ``advises``: it fills
     ``X.values`` with every action's estimate, so ``advise`` can rank the actions.
+    ``variant``: for a player whose code depends on its parameters, a function ``params ->
+    (name, kernel)`` choosing the kernel (``action`` is then the default parameters' one): a
+    variant compiles only its own code, under its own name.
     """
 
     name: str
@@ -72,6 +75,7 @@ class PlayerType:
     looks_ahead: bool = False
     tracks: bool = False
     advises: bool = False
+    variant: Any = None
     id: int = -1  # its place in the registry, set by :func:`numberup.players.register`
 
 
@@ -86,6 +90,18 @@ class Player:
     @property
     def id(self) -> int:
         return self.kind.id
+
+    @property
+    def action(self):
+        """The player's kernel for its parameters."""
+        return self.kind.variant(self.params)[1] if self.kind.variant else self.kind.action
+
+    @property
+    def loop_name(self) -> str:
+        """The name its compiled game loop is cached under: the player's, and its variant's."""
+        if self.kind.variant is None:
+            return self.kind.name
+        return f"{self.kind.name}_{self.kind.variant(self.params)[0]}"
 
     def param(self, name: str) -> float | str:
         """A parameter's value, by name (choices as their names)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import levels as L
 from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
-from ..jit import kernel
+from ..jit import kernel, specialize
 from ..rng import _below, _next
 from ..search import (
     MAX_DEPTH, MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
@@ -86,13 +86,21 @@ def _chance_decide(p, geo, S, X, prm, objective, n_pool, out):
         out[q] = acc[q] / n_draw
 
 
-@kernel
+@kernel(inline="always")
+def _judge_now(p, geo, S, X, prm, objective, n_pool, out):
+    """A depth-1 tree's child: the evaluation of the grid as it stands."""
+    _evaluate(p, X.line_eval, out)
+
+
 def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     """Expectimax's action; ``X.values[a]`` := the 4-vector of action ``a``, for advice.
 
     Actions are numbered slot-major, ``a = slot * n_cand + j`` for ``cand[j]``, and the
-    discard, when allowed, is the last (as in :func:`numberup.players.rollout._rollout_action`)."""
-    depth = min(np.int64(prm[X_DEPTH]), MAX_DEPTH)
+    discard, when allowed, is the last (as in :func:`numberup.players.rollout._rollout_action`).
+
+    A template, compiled once per depth (:data:`BY_DEPTH`): ``_CHILD`` judges an action,
+    :func:`_judge_now` at depth 1, :func:`_chance_decide` at depth 2, so that depth 1 (the
+    default) compiles none of the deeper tree's code."""
     objective = _objective(p, S, np.int64(prm[X_OBJECTIVE]))
     k = np.int64(prm[X_K])
     S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
@@ -107,10 +115,7 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
             _try(p, geo, S, X, slot, cell, k, n_pool, ROOT)
-            if depth >= 2:
-                _chance_decide(p, geo, S, X, prm, objective, n_pool, child)
-            else:
-                _evaluate(p, X.line_eval, child)
+            _CHILD(p, geo, S, X, prm, objective, n_pool, child)  # noqa: F821
             _untry(p, geo, S, X, slot, cell, card, ROOT)
             a = slot * n_cand + j if cell >= 0 else S.ints[I_HAND] * n_cand
             _copy_value(X.values[a], child)
@@ -120,11 +125,23 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best_slot, best_cell
 
 
+BY_DEPTH = {
+    1: specialize(_expectimax_action, "_expectimax_depth1", _CHILD=_judge_now),
+    2: specialize(_expectimax_action, "_expectimax_depth2", _CHILD=_chance_decide),
+}
+
+
+def _by_depth(params):
+    """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2)."""
+    depth = min(int(params[X_DEPTH]), MAX_DEPTH)
+    return f"depth{depth}", BY_DEPTH[depth]
+
+
 PLAYER = PlayerType(
     "expectimax",
     "expectimax over the next cards with an evaluation of unfinished grids (each line's "
     "expected final value from random completions with the cards still to come)",
-    _expectimax_action,
+    BY_DEPTH[1],
     {
         "depth": Param(1, "cards placed in the search tree, the current one included "
                           "(1: judge each move by the evaluation after it; 2: also average "
@@ -135,5 +152,5 @@ PLAYER = PlayerType(
         "k": Param(64, "random completions per line in the evaluation", minimum=1, maximum=MAX_K),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
     },
-    looks_ahead=True, advises=True,
+    looks_ahead=True, advises=True, variant=_by_depth,
 )
