@@ -108,7 +108,8 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
         n_cand = _candidates(geo, S, cand)
         may_discard = bool(_may_discard(p, geo, S))
         args = (p, geo, S, X, cand, n_cand, may_discard, player.params)
-        action.compile(tuple(typeof(a) for a in args))  # compile only: the search comes next
+        if hasattr(action, "compile"):  # compile only: the search comes next
+            action.compile(tuple(typeof(a) for a in args))
     hand_now = [int(c) for c in S.hand[: len(hand)]]
     slot, cell = action(*args)
     values = X.values

@@ -121,8 +121,9 @@ if SourcesDigestLocator not in _LOCATORS:
 
 
 def is_cached(dispatcher) -> bool:
-    """Is ``dispatcher`` compiled in this process, or on disk for the current sources?"""
-    if dispatcher.overloads:
+    """Is ``dispatcher`` compiled in this process, or on disk for the current sources?
+    (Always, when it is not compiled at all: ``NUMBA_DISABLE_JIT=1``.)"""
+    if getattr(dispatcher, "overloads", True):
         return True
     try:
         return bool(dispatcher._cache._cache_file._load_index())
