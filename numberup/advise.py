@@ -96,7 +96,7 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     p = L.PARAMS[lv.number]
     geo = geometry(lv.size)
     action = player.action
-    kernels = [new_state, _fill_deck, _load_state, _player_seed, _candidates, _may_discard, action]
+    kernels = [_fill_deck, _load_state, _player_seed, _candidates, _may_discard, action]
     with compile_notice(f"advice by {player.kind.name}", kernels, notify):
         S, X = new_state(lv.cells), new_scratch(lv)
         deck_buf = np.zeros(lv.deck_size, np.int8)

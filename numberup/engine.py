@@ -35,8 +35,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
 from . import levels as L
 from .jit import kernel
 from .scoring import _aggregate, _line_score, _line_value
@@ -94,9 +92,9 @@ class State(NamedTuple):
     touched: np.ndarray
 
 
-@njit(cache=True)
 def new_state(cells):
-    """Allocate a state for a grid of ``cells`` cells (callable from Python and from jit)."""
+    """Allocate a state for a grid of ``cells`` cells (plain Python: compiling the
+    allocations cost seconds of the first run, and no kernel allocates a state)."""
     return State(
         np.full(cells, -1, np.int8),
         np.zeros(cells, np.int64),

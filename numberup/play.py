@@ -105,13 +105,12 @@ def warm_up(levels, players, stream=None) -> None:
     ``levels`` without playing a game, saying so on ``stream`` (e.g. ``sys.stderr``) when that
     takes a compile: see :func:`numberup.jit.compile_notice`. Per-game results do not depend on
     it; the first run of a command calls it to say what it is doing."""
-    from .engine import new_state
     from .levels import get_level
     from .simulate import play_batch
     from .jit import compile_notice
 
     names = ", ".join(dict.fromkeys(pl.kind.name for pl in players))
-    loops = [game_loop(pl) for pl in players] + [new_state]
+    loops = [game_loop(pl) for pl in players]
     with compile_notice(names, loops, stream):
         for level in levels:
             for pl in players:
