@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 import time
 from contextlib import contextmanager
 from functools import partial
