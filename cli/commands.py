@@ -221,7 +221,7 @@ def advise(level, card, hand, discards_left, discarded, policy, seed, as_json, g
     src, text = gridfile.name, gridfile.read()
     try:
         actions = advise_actions(level, text, card if card is not None else hand, discarded,
-                                 discards_left, policy, seed)
+                                 discards_left, policy, seed, notify=sys.stderr)
     except InputError as err:
         raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None
     if as_json:

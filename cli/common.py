@@ -259,6 +259,10 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
         elif log:
             game_log = GameLog(log)
             stack.push(lambda kind, err, tb: _close_log(game_log, log, failed=kind is not None))
+        if backend is None:  # on a cold cache, say that it compiles, and how long it took
+            from numberup.play import warm_up
+
+            warm_up(levels, players, sys.stderr)
         flag = stack.enter_context(stop_on_interrupt())
         bar = stack.enter_context(progress_bar(progress))
         for level in levels:

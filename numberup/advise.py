@@ -8,7 +8,7 @@ from . import levels as L
 from .cards import EMPTY, InputError, format_card, parse_cards, parse_grid
 from .grid import geometry
 from .levels import Level, get_level
-from .players import OBJECTIVES, POLICY_EXPECTIMAX, POLICY_ROLLOUT, Player, parse_player
+from .players import OBJECTIVES, PLAYERS, Player, parse_player
 
 DEFAULT_ADVISOR = "rollout:n=4000"
 
@@ -65,16 +65,23 @@ def check_position(level: Level, grid: np.ndarray, hand: list[int], gone: list[i
 
 def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",
            discards_left: int | None = None, player: Player | str = DEFAULT_ADVISOR,
-           seed: int = 1) -> list[dict]:
+           seed: int = 1, notify=None) -> list[dict]:
     """Every legal action, best first: ``{"card", "cell" ([row, col] or None for a discard),
-    "mean", "p_bronze", "p_silver", "p_gold"}`` as the searcher estimates them."""
+    "mean", "p_bronze", "p_silver", "p_gold"}`` as the searcher estimates them.
+
+    ``notify``: a stream (e.g. ``sys.stderr``) told once when the kernels need compiling."""
+    from numba import typeof
+
     from .engine import _fill_deck, _load_state, _candidates, _may_discard, new_state
-    from .play import MAX_ACTIONS, _choose
+    from .jit import compile_notice
+    from .rng import _player_seed
+    from .search import new_scratch
 
     lv = get_level(level)
     player = parse_player(player) if isinstance(player, str) else player
-    if player.id not in (POLICY_EXPECTIMAX, POLICY_ROLLOUT):
-        raise InputError(f"advice needs a searcher (expectimax or rollout), not {player.spec!r}")
+    if not player.kind.advises:
+        searchers = " or ".join(k.name for k in PLAYERS.values() if k.advises)
+        raise InputError(f"advice needs a searcher ({searchers}), not {player.spec!r}")
     grid = parse_grid(grid_text, lv, source="grid")
     hand = parse_cards(hand_text, lv, "hand")
     gone = parse_cards(discarded, lv, "--discarded")
@@ -88,21 +95,24 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
 
     p = L.PARAMS[lv.number]
     geo = geometry(lv.size)
-    S, T = new_state(lv.cells), new_state(lv.cells)
-    deck_buf, deck2 = np.zeros(64, np.int8), np.zeros(64, np.int8)
-    n_deck = _fill_deck(p, deck_buf)
-    _load_state(p, geo, S, deck_buf, n_deck, grid, np.array(hand, np.int8), len(hand),
-                np.array(gone + [0], np.int8), len(gone), left)
-    from .rng import _player_seed
-
-    S.rng[0] = _player_seed(np.uint64(seed))
-    cand = np.zeros(64, np.int64)
-    n_cand = _candidates(geo, S, cand)
-    may_discard = bool(_may_discard(p, geo, S))
-    values = np.zeros((MAX_ACTIONS, 5), np.float64)
+    action = player.action
+    kernels = [_fill_deck, _load_state, _player_seed, _candidates, _may_discard, action]
+    with compile_notice(f"advice by {player.kind.name}", kernels, notify):
+        S, X = new_state(lv.cells), new_scratch(lv)
+        deck_buf = np.zeros(lv.deck_size, np.int8)
+        n_deck = _fill_deck(p, deck_buf)
+        _load_state(p, geo, S, deck_buf, n_deck, grid, np.array(hand, np.int8), len(hand),
+                    np.array(gone + [0], np.int8), len(gone), left)
+        S.rng[0] = _player_seed(np.uint64(seed))
+        cand = X.cand[0]
+        n_cand = _candidates(geo, S, cand)
+        may_discard = bool(_may_discard(p, geo, S))
+        args = (p, geo, S, X, cand, n_cand, may_discard, player.params)
+        if hasattr(action, "compile"):  # compile only: the search comes next
+            action.compile(tuple(typeof(a) for a in args))
     hand_now = [int(c) for c in S.hand[: len(hand)]]
-    slot, cell = _choose(p, geo, S, T, deck2, values, cand, n_cand, may_discard, player.id,
-                         player.params)
+    slot, cell = action(*args)
+    values = X.values
     actions = []
     for s in range(len(hand_now)):
         for j in range(n_cand):

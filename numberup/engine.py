@@ -11,7 +11,7 @@ afterwards the legal cells: empty and orthogonally next to a card.
     _start(S)                          empty grid, every card unseen
     while not _done(S):
         _begin_turn(p, geo, S, deck)   draw until the hand is full (1 card, or 5; 1 in setup)
-        n = _candidates(p, geo, S, buf) the cells on offer
+        n = _candidates(geo, S, cand)  the cells on offer
         slot, cell = <player>          any player: random, greedy, searchers
         _apply(p, geo, S, slot, cell)  place (or discard) and rescore the lines it touches
 
@@ -24,7 +24,7 @@ game tree in place.
 
 Kernels here allocate nothing (compiled without numba's reference counting, as in
 :mod:`numberup.scoring`); :func:`new_state` allocates. A call to a kernel passes the state's
-14 arrays by value, which costs as much as a random player's whole move, so the game loop
+12 arrays by value, which costs as much as a random player's whole move, so the game loop
 inlines the move (:func:`_apply_inline`) and the simple players; searchers call
 :func:`_apply`, the same as a call (inlining it at each of their call sites would lengthen the
 first compile).
@@ -35,8 +35,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
 from . import levels as L
 from .jit import kernel
 from .scoring import _aggregate, _line_score, _line_value
@@ -75,13 +73,9 @@ class State(NamedTuple):
     line_points, line_markers, line_values : int64 (14,)   each line's score now
     ints : int64 (8,)           the ``I_*`` scalars
     rng : uint64 (2,)           the player's random stream; [1]: a searcher's per-decision seed
-    buf : int64 (16, 64)        scratch rows for players (candidate lists per search depth;
-                                row 15 is :func:`_result_if`'s)
-    line_eval : float64 (14, EVAL_WIDTH)  a searcher's estimate of each line's final
-                                contribution: mean, variance, P(value >= bronze/silver/gold
-                                line target), and on levels scored by the lowest line
-                                P(value >= t) for t = DIST_LO + 1 .. DIST_HI
-    fbuf : float64 (64, EVAL_WIDTH)  scratch for searchers (saved estimates, node values)
+    touched : int64 (4,)        :func:`_result_if`'s new values of the lines through a cell
+
+    A player's own working arrays are apart, in :class:`numberup.search.Scratch`.
     """
 
     grid: np.ndarray
@@ -95,14 +89,12 @@ class State(NamedTuple):
     line_values: np.ndarray
     ints: np.ndarray
     rng: np.ndarray
-    buf: np.ndarray
-    line_eval: np.ndarray
-    fbuf: np.ndarray
+    touched: np.ndarray
 
 
-@njit(cache=True)
 def new_state(cells):
-    """Allocate a state for a grid of ``cells`` cells (callable from Python and from jit)."""
+    """Allocate a state for a grid of ``cells`` cells (plain Python: compiling the
+    allocations cost seconds of the first run, and no kernel allocates a state)."""
     return State(
         np.full(cells, -1, np.int8),
         np.zeros(cells, np.int64),
@@ -115,9 +107,7 @@ def new_state(cells):
         np.zeros(MAX_LINES, np.int64),
         np.zeros(N_INTS, np.int64),
         np.zeros(2, np.uint64),
-        np.zeros((16, 64), np.int64),
-        np.zeros((MAX_LINES, EVAL_WIDTH), np.float64),
-        np.zeros((64, EVAL_WIDTH), np.float64),
+        np.zeros(4, np.int64),
     )
 
 
@@ -474,14 +464,14 @@ def _result_if(p, geo, S, card, cell, base_sum, base_markers):
         value = _line_value(points, markers)
         acc_sum += value - S.line_values[li]
         acc_markers += max(markers, 0) - max(S.line_markers[li], 0)
-        S.buf[15, k] = value
+        S.touched[k] = value
     acc_min = 1 << 30
     if agg == L.AGG_MIN_X10:
         for li in range(nl):
             value = S.line_values[li]
             for k in range(4):
                 if geo.cell_lines[cell, k] == li:
-                    value = S.buf[15, k]
+                    value = S.touched[k]
             acc_min = min(acc_min, value)
     S.grid[cell] = -1
     return _aggregate(agg, acc_sum, acc_min, acc_markers), acc_sum

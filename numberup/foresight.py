@@ -48,8 +48,7 @@ def _view(grid, legal, legal_pos, unseen, unseen_pos, hand, lp, lm, lv, ints, sc
     """The engine state of beam slot ``w`` of generation ``g`` (views into the beam arrays);
     the searchers' scratch arrays are shared."""
     return State(grid[g, w], legal[g, w], legal_pos[g, w], unseen[g, w], unseen_pos[g, w],
-                 hand[g, w], lp[g, w], lm[g, w], lv[g, w], ints[g, w], scratch.rng, scratch.buf,
-                 scratch.line_eval, scratch.fbuf)
+                 hand[g, w], lp[g, w], lm[g, w], lv[g, w], ints[g, w], scratch.rng, scratch.touched)
 
 
 @njit(cache=True, nogil=True)

@@ -18,7 +18,6 @@ views of them. Nothing here knows what a part's columns mean beyond ``game``: an
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -40,13 +39,9 @@ def build_id() -> str:
     """``version+digest``: the package version and a digest of the modules whose code ends up in
     the compiled kernels. Two builds with the same id play the same games for the same seed."""
     from . import __version__
-    from .jit import KERNEL_MODULES
+    from .jit import SOURCES_DIGEST
 
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for src in sorted(here / f"{name}.py" for name in KERNEL_MODULES):
-        digest.update(src.name.encode() + src.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
+    return f"{__version__}+{SOURCES_DIGEST[:12]}"
 
 
 @dataclass

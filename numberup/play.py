@@ -1,11 +1,16 @@
-"""The game loop and the parallel runner: every player plugs in here.
+"""The game loop, compiled once per player.
 
-:func:`_choose` maps a player id to its kernel; :func:`_play_block` plays a block of seeded
-games without the GIL, and is driven in chunks and on threads from Python by
-:mod:`numberup.simulate`.
+:func:`game_loop` returns the kernel that plays a block of seeded games without the GIL with
+one player's kernel inlined; :mod:`numberup.simulate` drives it in chunks and on threads from
+Python. Each player gets its own compiled loop, cached on disk under its own name
+(``play._play_block_<player>``): a command compiles only the player it runs. The player is a
+global constant of that loop, not an argument: numba caches neither first-class functions nor
+jitclasses across processes (see STYLE.md).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -14,43 +19,13 @@ from .engine import (
     _apply_inline, _begin_turn, _candidates, _done, _fill_deck, _may_discard, _offered,
     _rescore_all, _result, _start,
 )
-from .players import (
-    POLICY_EXPECTIMAX, POLICY_GREEDY, POLICY_ROLLOUT, _greedy_inline, _random_action,
-)
-from .search import _expectimax_action, _rollout_action
 from .rng import _game_seed, _player_seed, _shuffle
-from .jit import kernel
+from .jit import kernel, specialize
+
+MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see search.max_actions)
 
 
-@kernel(inline="always")
-def _choose(p, geo, S, T, deck, values, cand, n_cand, may_discard, policy, params):
-    """The action of player ``policy`` (with its ``params``): ``(hand slot, cell or -1)``.
-
-    ``T``, ``deck`` and ``values`` are scratch for searchers: a second state, a deck, and
-    ``float64 (actions, 5)`` for each action's estimated (mean, P(bronze), P(silver), P(gold))."""
-    if policy == POLICY_GREEDY:
-        return _greedy_inline(p, geo, S, cand, n_cand, may_discard)
-    if policy == POLICY_EXPECTIMAX:
-        return _expectimax_action(p, geo, S, cand, n_cand, may_discard, params, values)
-    if policy == POLICY_ROLLOUT:
-        return _rollout_action(p, geo, S, T, deck, cand, n_cand, may_discard, params, values)
-    return _random_action(S, cand, n_cand, may_discard)
-
-
-@kernel(inline="always")
-def _looks_ahead(policy):
-    """Players that change the state while they decide (and restore it)."""
-    return policy == POLICY_EXPECTIMAX or policy == POLICY_ROLLOUT
-
-
-@kernel(inline="always")
-def _tracks(policy):
-    """Players that read the exact line scores as cards go down (greedy, and rollouts of it)."""
-    return policy == POLICY_GREEDY or policy == POLICY_ROLLOUT
-
-
-@kernel(nogil=True)
-def _play_block(p, geo, S, T, deck, deck2, values, policy, params, master, first, lo, hi,
+def _play_block(p, geo, S, X, deck, params, master, first, lo, hi,
                 out_seed, out_score, out_lines, out_deck, out_moves):
     """Play games ``lo .. hi-1`` of the output arrays to the end: game ``g`` there is game
     ``first + g`` of master seed ``master`` and depends on nothing else.
@@ -60,16 +35,19 @@ def _play_block(p, geo, S, T, deck, deck2, values, policy, params, master, first
     each line's final value; ``out_score[g]``: the result. The deck comes from the game's seed,
     the player's own randomness from :func:`numberup.rng._player_seed` of it.
 
-    ``S``, ``T`` (:func:`numberup.engine.new_state`), ``deck``, ``deck2`` (int8, 64) and
-    ``values`` (float64, (MAX_ACTIONS, 5)) are the block's scratch, allocated by the caller:
+    ``S`` (:func:`numberup.engine.new_state`), ``X`` (:func:`numberup.search.new_scratch`) and
+    ``deck`` (int8, the level's deck size) are the block's scratch, allocated by the caller:
     the block plays its games one after another without allocating (so without reference
     counting), and releases the GIL, so blocks run in parallel on Python threads, each writing
     only its own rows. The whole game loop lives here, with the player inlined: every function
     layer above the players recompiles all the code below it, and this keeps the first-run
     compile short.
+
+    A template: ``_PLAYER_ACTION``, ``_LOOKS_AHEAD`` and ``_TRACKS`` are the player's, bound by
+    :func:`game_loop`.
     """
     n_lines = p[L.P_NLINES]
-    track = _tracks(policy)
+    track = _TRACKS  # noqa: F821
     for g in range(lo, hi):
         seed = _game_seed(master, np.uint64(first + g))
         out_seed[g] = seed
@@ -81,13 +59,13 @@ def _play_block(p, geo, S, T, deck, deck2, values, policy, params, master, first
         m = 0
         while not _done(p, S):
             _begin_turn(p, geo, S, deck)
-            if _looks_ahead(policy):  # searchers walk the tree in place: a copy of the cells
-                cand = S.buf[0]
+            if _LOOKS_AHEAD:  # noqa: F821  searchers walk the tree in place: a copy of the cells
+                cand = X.cand[0]
                 n_cand = _candidates(geo, S, cand)
             else:
-                cand, n_cand = _offered(geo, S, S.buf[0])
-            slot, cell = _choose(p, geo, S, T, deck2, values, cand, n_cand,
-                                 _may_discard(p, geo, S), policy, params)
+                cand, n_cand = _offered(geo, S, X.cand[0])
+            slot, cell = _PLAYER_ACTION(p, geo, S, X, cand, n_cand,  # noqa: F821
+                                        _may_discard(p, geo, S), params)
             out_moves[g, m, 0] = _apply_inline(p, geo, S, slot, cell)
             out_moves[g, m, 1] = cell
             m += 1
@@ -103,7 +81,40 @@ def _play_block(p, geo, S, T, deck, deck2, values, policy, params, master, first
             out_lines[g, li] = S.line_values[li]
 
 
-MAX_ACTIONS = 8 * 64 + 1  # hand slots x cells, and a discard
+_LOOPS: dict[str, object] = {}
+_LOCK = threading.Lock()
+
+
+def game_loop(player):
+    """The compiled game loop of ``player`` (a :class:`~numberup.players.base.Player`, or a
+    :class:`~numberup.players.base.PlayerType` for its default kernel): :func:`_play_block`
+    with the player's kernel inlined, one per player (and variant: see ``PlayerType.variant``)."""
+    kind = getattr(player, "kind", player)
+    action, name = getattr(player, "action", kind.action), getattr(player, "loop_name", kind.name)
+    with _LOCK:
+        loop = _LOOPS.get(name)
+        if loop is None:
+            loop = _LOOPS[name] = specialize(
+                _play_block, f"_play_block_{name}", jit=kernel(nogil=True),
+                _PLAYER_ACTION=action, _LOOKS_AHEAD=kind.looks_ahead, _TRACKS=kind.tracks)
+        return loop
+
+
+def warm_up(levels, players, stream=None) -> None:
+    """Compile (or load from numba's cache) the game loops of ``players`` (parsed specs) for
+    ``levels`` without playing a game, saying so on ``stream`` (e.g. ``sys.stderr``) when that
+    takes a compile: see :func:`numberup.jit.compile_notice`. Per-game results do not depend on
+    it; the first run of a command calls it to say what it is doing."""
+    from .levels import get_level
+    from .simulate import play_batch
+    from .jit import compile_notice
+
+    names = ", ".join(dict.fromkeys(pl.kind.name for pl in players))
+    loops = [game_loop(pl) for pl in players]
+    with compile_notice(names, loops, stream):
+        for level in levels:
+            for pl in players:
+                play_batch(get_level(level), pl, 0, 0, 0, 1)  # no games: compiles only
 
 
 def max_moves(level) -> int:

@@ -20,6 +20,11 @@ number of checkmarkers, 0 for a number chip, -1 for a minus marker.
 
 The public functions (:func:`score`, :func:`score_line`, :func:`score_grids`) validate,
 convert and call the kernels.
+
+The small helpers are plain kernels, not inlined by numba: LLVM inlines them into the line
+scorer all the same (the machine code of :func:`_line_score` is as long, with the same calls
+left), while numba's own inlining of their many call sites made :func:`_line_score` the
+longest compile of the first run (28 s against 15 s without it, on a busy 2-core machine).
 """
 
 from __future__ import annotations
@@ -38,13 +43,13 @@ NULL_POINTS = -1000
 MINUS = -1
 
 
-@kernel(inline="always")
+@kernel
 def _byte(word, k):
     """``_byte(0x0302, 1) -> 3``."""
     return (word >> np.uint64(8 * k)) & np.uint64(0xFF)
 
 
-@kernel(inline="always")
+@kernel
 def _max_byte(word, nbytes):
     best = np.uint64(0)
     for k in range(nbytes):
@@ -77,7 +82,7 @@ def _card_increments() -> np.ndarray:
 _CARD_INC = _card_increments()  # a global array: numba compiles it in as a constant
 
 
-@kernel(inline="always")
+@kernel
 def _card_inc(inc, grid, cell):
     """``inc[card]`` for the card on ``cell`` (``inc``: a row of :data:`_CARD_INC`).
 
@@ -86,7 +91,7 @@ def _card_inc(inc, grid, cell):
     return inc[np.uint8(grid[np.uint64(cell)])]
 
 
-@kernel(inline="always")
+@kernel
 def _pack(grid, lines, li, n, what):
     """One packed word of line ``li``: a byte per colour (or value) -- see the module doc.
 
@@ -106,7 +111,7 @@ def _pack(grid, lines, li, n, what):
 _LOW_BITS = np.uint64(0x0101010101010101)
 
 
-@kernel(inline="always")
+@kernel
 def _count_bits(value_count):
     """Bits 0, 1, 2 of every count byte of ``value_count``, each as a word of 0/1 bytes.
 
@@ -117,7 +122,7 @@ def _count_bits(value_count):
             (value_count >> np.uint64(2)) & _LOW_BITS)
 
 
-@kernel(inline="always")
+@kernel
 def _value_sum(flags):
     """Sum of the values v whose byte v - 1 of ``flags`` is 1: ``0x0101 -> 1 + 2 = 3``.
 
@@ -130,13 +135,13 @@ def _value_sum(flags):
                     + ((high >> np.uint64(16)) & np.uint64(0xFF)))
 
 
-@kernel(inline="always")
+@kernel
 def _byte_sum(flags):
     """How many bytes of ``flags`` are 1: ``0x0101 -> 2`` (256 = 1 modulo 255)."""
     return np.int64(flags % np.uint64(255))
 
 
-@kernel(inline="always")
+@kernel
 def _target_markers(p, points):
     """Checkmarkers for ``points``: how many of the level's targets it reaches; -1 below 0.
 
@@ -156,7 +161,7 @@ def _line_value(points, markers):
     return 10 * markers if markers > 0 else chip
 
 
-@kernel(inline="always")
+@kernel
 def _street_value(p, length, total):
     """(value, markers) of one street of ``length`` cards whose values add up to ``total``."""
     if length >= 3:
@@ -165,7 +170,7 @@ def _street_value(p, length, total):
     return (10 * m, m) if m > 0 else (total, 0)
 
 
-@kernel(inline="always")
+@kernel
 def _better(value, total, best_value, best_total):
     """Street order: more value first, then the larger sum."""
     return value > best_value or (value == best_value and total > best_total)
@@ -174,7 +179,7 @@ def _better(value, total, best_value, best_total):
 _TOP_BIT = np.array([max(b.bit_length() - 1, 0) for b in range(256)], dtype=np.int64)
 
 
-@kernel(inline="always")
+@kernel
 def _top_start(starts):
     """The highest value v whose bit is set in any byte of ``starts`` (0 if none)."""
     folded = starts | (starts >> np.uint64(32))  # OR of the 8 bytes, in 3 steps
@@ -183,7 +188,7 @@ def _top_start(starts):
     return _TOP_BIT[folded & np.uint64(0xFF)]
 
 
-@kernel(inline="always")
+@kernel
 def _street_any(p, mask):
     """Most valuable street with cards anywhere in the line; ``mask`` is ``street_mask``.
 

@@ -39,46 +39,100 @@ a medal objective ranks by the mean.
 
 Players
 -------
-``expectimax:depth=D,sample=S,k=K,objective=O``: decision nodes over every action (hand slot x
-cell, and a discard while discards remain), chance nodes over the next card (all unseen cards
-with equal probability, or a random sample of ``S`` of them), and the evaluation at the leaves.
-``depth`` counts the cards placed in the tree, the current one included: depth 1 judges each
-move by the evaluation of the grid right after it; depth 2 also averages over every next card
-and its best placement (the most this player searches: see :func:`_chance_decide`).
-
-``rollout:n=N,base=B,objective=O``: every action is judged by playing the game out with the base
-player (random or greedy) on random orders of the unseen cards; a budget of about ``N``
-rollouts per decision is spread by successive halving (the worse half of the actions is dropped
-each round, so clearly bad moves stop early).
+The searchers built on this evaluation are player modules: :mod:`numberup.players.expectimax`
+and :mod:`numberup.players.rollout`. Every player's working arrays are one :class:`Scratch`,
+sized from the level (:func:`new_scratch`).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from . import levels as L
 from .engine import (
-    DIST_HI, DIST_LO, EVAL_WIDTH, I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, N_STATS, _apply,
-    _begin_turn, _candidates, _copy_state, _done, _draw, _may_discard, _result, _undo_apply,
-    _undraw,
+    DIST_HI, DIST_LO, EVAL_WIDTH, I_FILLED, I_HAND, I_UNSEEN, MAX_LINES, N_IDS, N_STATS, State,
+    _apply, _undo_apply, new_state,
 )
 from .jit import kernel
-from .players import LATE_CELLS, POLICY_GREEDY, _greedy_action, _random_action
-from .rng import _below, _mix, _next, _shuffle
+from .players.base import LATE_CELLS
+from .rng import _mix
 from .scoring import _line_score, _line_value
 
-# parameter slots of the searchers (float64 arrays, see numberup.players)
-X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE = 0, 1, 2, 3
-R_N, R_BASE, R_OBJECTIVE = 0, 1, 2
+MAX_DEPTH = 2  # decisions in a search tree: the root, and one after the next card
+MAX_K = 4096  # completions per line at most
+_FIRST_BLOCK = 1024  # completions per line numbered as before k could exceed 1024
+N_VALUE = 5  # a node value: mean, P(bronze), P(silver), P(gold), sum of the line means
 
-MAX_DEPTH = 2
-_ROW_CAND = 0  # buf rows 0..1: cells on offer at the root's and the inner decision
-_ROW_DRAW = 7  # buf row 7: the cards a chance node draws from
-_ROW_POOL = 14  # buf row 14: cards still to come, for completions
-_F_SAVE = 0  # fbuf rows 4*depth + 0..3: saved estimates of the lines through a placed cell
-_F_NODE = 40  # fbuf rows 40..: node values (4 stats)
+
+class Scratch(NamedTuple):
+    """A player's working arrays for one game at a time, sized from the level
+    (:func:`new_scratch`); kernels index them by name, never by a shared row convention.
+
+    cand : int64 (MAX_DEPTH, cells)   the cells on offer at each decision depth of a search
+                                      (0: the game's own decision; 1: the decision below it,
+                                      expectimax's after the next card or a rollout's moves)
+    draws : int64 (48,)               the cards a chance node draws from
+    pool : int64 (48,)                the cards still to come, for completions
+    order : int64 (actions,)          rollouts' surviving actions, best first
+    values : float64 (actions, 5)     each action's estimate (mean, P(bronze), P(silver),
+                                      P(gold), and a searcher's own fifth entry)
+    line_eval : float64 (14, EVAL_WIDTH)  each line's estimated final contribution: mean,
+                                      variance, P(value >= bronze/silver/gold line target),
+                                      and on levels scored by the lowest line P(value >= t)
+                                      for t = DIST_LO + 1 .. DIST_HI
+    saved : float64 (MAX_DEPTH, 4, EVAL_WIDTH)  the estimates of the lines through a cell
+                                      tried at each decision depth, to restore them
+    best, child : float64 (MAX_DEPTH, 5)  node values at each decision depth: the best action
+                                      so far, and the action being judged
+    chance_sum, drawn : float64 (5,)  a chance node's running sum, and the value after one card
+    deck : int8 (deck,)               a rollout's order of the cards to come
+    T : State                         a rollout's copy of the state
+
+    ``actions`` is the most actions a decision of the level can have: hand x cells, and a
+    discard.
+    """
+
+    cand: np.ndarray
+    draws: np.ndarray
+    pool: np.ndarray
+    order: np.ndarray
+    values: np.ndarray
+    line_eval: np.ndarray
+    saved: np.ndarray
+    best: np.ndarray
+    child: np.ndarray
+    chance_sum: np.ndarray
+    drawn: np.ndarray
+    deck: np.ndarray
+    T: State
+
+
+def max_actions(level) -> int:
+    """The most actions a decision of ``level`` can have: every hand slot x cell, a discard."""
+    return max(level.hand, 1) * level.cells + 1
+
+
+def new_scratch(level) -> Scratch:
+    """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)."""
+    actions = max_actions(level)
+    return Scratch(
+        np.zeros((MAX_DEPTH, level.cells), np.int64),
+        np.zeros(N_IDS, np.int64),
+        np.zeros(N_IDS, np.int64),
+        np.zeros(actions, np.int64),
+        np.zeros((actions, N_VALUE), np.float64),
+        np.zeros((MAX_LINES, EVAL_WIDTH), np.float64),
+        np.zeros((MAX_DEPTH, 4, EVAL_WIDTH), np.float64),
+        np.zeros((MAX_DEPTH, N_VALUE), np.float64),
+        np.zeros((MAX_DEPTH, N_VALUE), np.float64),
+        np.zeros(N_VALUE, np.float64),
+        np.zeros(N_VALUE, np.float64),
+        np.zeros(level.deck_size, np.int8),
+        new_state(level.cells),
+    )
 
 
 @kernel(inline="always")
@@ -90,21 +144,22 @@ def _contribution(p, points, markers):
 
 
 @kernel
-def _fill_pool(S):
-    """Buffer row ``_ROW_POOL`` := the cards still to come (unseen, then in hand); returns n."""
+def _fill_pool(S, pool):
+    """``pool`` := the cards still to come (unseen, then in hand); returns how many."""
     n = 0
     for k in range(S.ints[I_UNSEEN]):
-        S.buf[_ROW_POOL, n] = S.unseen[k]
+        pool[n] = S.unseen[k]
         n += 1
     for k in range(S.ints[I_HAND]):
-        S.buf[_ROW_POOL, n] = S.hand[k]
+        pool[n] = S.hand[k]
         n += 1
     return n
 
 
 @kernel
-def _estimate_line(p, geo, S, li, k, n_pool):
-    """Fill ``S.line_eval[li]`` with the line's estimated final contribution (see module doc)."""
+def _estimate_line(p, geo, S, line_eval, pool, li, k, n_pool):
+    """Fill ``line_eval[li]`` with the line's estimated final contribution (see module doc),
+    from completions drawn from ``pool[:n_pool]``."""
     n = p[L.P_SIZE]
     empty = 0  # bit i: the line's i-th cell is empty
     for i in range(n):
@@ -119,24 +174,24 @@ def _estimate_line(p, geo, S, li, k, n_pool):
     if n_empty == 0 or n_pool < n_empty:
         points, markers = _line_score(p, S.grid, geo.lines, li, n)
         v = _line_value(points, markers)
-        S.line_eval[li, 0] = _contribution(p, points, markers)
-        S.line_eval[li, 1] = 0.0
-        S.line_eval[li, 2] = 1.0 if v >= tb else 0.0
-        S.line_eval[li, 3] = 1.0 if v >= ts else 0.0
-        S.line_eval[li, 4] = 1.0 if v >= tg else 0.0
+        line_eval[li, 0] = _contribution(p, points, markers)
+        line_eval[li, 1] = 0.0
+        line_eval[li, 2] = 1.0 if v >= tb else 0.0
+        line_eval[li, 3] = 1.0 if v >= ts else 0.0
+        line_eval[li, 4] = 1.0 if v >= tg else 0.0
         if p[L.P_AGG] == L.AGG_MIN_X10:
             for t in range(DIST_LO + 1, DIST_HI + 1):
-                S.line_eval[li, _dist_col(t)] = 1.0 if v >= t else 0.0
+                line_eval[li, _dist_col(t)] = 1.0 if v >= t else 0.0
         return
     total = total2 = 0.0
     nb = ns = ng = 0
     dist = p[L.P_AGG] == L.AGG_MIN_X10
     if dist:
         for q in range(N_STATS, EVAL_WIDTH):
-            S.line_eval[li, q] = 0.0
+            line_eval[li, q] = 0.0
     for j in range(k):
         # common random numbers: completion j of line li uses the same draws all decision long
-        r = _mix(S.rng[1] + np.uint64(li * 1024 + j + 1) * _GOLDEN)
+        r = _mix(S.rng[1] + np.uint64(_completion_index(li, j)) * _GOLDEN)
         used = np.uint64(0)
         for i in range(n):
             if (empty >> i) & 1:
@@ -147,7 +202,7 @@ def _estimate_line(p, geo, S, li, k, n_pool):
                     if not used & bit:
                         used |= bit
                         break
-                S.grid[geo.lines[li, i]] = S.buf[_ROW_POOL, pick]
+                S.grid[geo.lines[li, i]] = pool[pick]
         points, markers = _line_score(p, S.grid, geo.lines, li, n)
         c = _contribution(p, points, markers)
         v = _line_value(points, markers)
@@ -157,21 +212,30 @@ def _estimate_line(p, geo, S, li, k, n_pool):
         ns += v >= ts
         ng += v >= tg
         if dist and v > DIST_LO:  # a histogram first: how many completions have value v
-            S.line_eval[li, _dist_col(min(v, DIST_HI))] += 1.0
+            line_eval[li, _dist_col(min(v, DIST_HI))] += 1.0
         for i in range(n):
             if (empty >> i) & 1:
                 S.grid[geo.lines[li, i]] = -1
     mean = total / k
-    S.line_eval[li, 0] = mean
-    S.line_eval[li, 1] = max(total2 / k - mean * mean, 0.0)
-    S.line_eval[li, 2] = nb / k
-    S.line_eval[li, 3] = ns / k
-    S.line_eval[li, 4] = ng / k
+    line_eval[li, 0] = mean
+    line_eval[li, 1] = max(total2 / k - mean * mean, 0.0)
+    line_eval[li, 2] = nb / k
+    line_eval[li, 3] = ns / k
+    line_eval[li, 4] = ng / k
     if dist:  # the histogram -> P(value >= t), from the top down
         acc = 0.0
         for t in range(DIST_HI, DIST_LO, -1):
-            acc += S.line_eval[li, _dist_col(t)]
-            S.line_eval[li, _dist_col(t)] = acc / k
+            acc += line_eval[li, _dist_col(t)]
+            line_eval[li, _dist_col(t)] = acc / k
+
+
+@kernel(inline="always")
+def _completion_index(li, j):
+    """A number of its own for completion ``j`` of line ``li``: ``li * 1024 + j + 1`` for the
+    first 1024 of each line, and past every line's first 1024 for the rest (j < MAX_K)."""
+    if j < _FIRST_BLOCK:
+        return li * _FIRST_BLOCK + j + 1
+    return MAX_LINES * _FIRST_BLOCK + li * (MAX_K - _FIRST_BLOCK) + (j - _FIRST_BLOCK) + 1
 
 
 @kernel(inline="always")
@@ -191,41 +255,42 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @kernel
-def _estimate_all(p, geo, S, k, n_pool):
+def _estimate_all(p, geo, S, line_eval, pool, k, n_pool):
     for li in range(p[L.P_NLINES]):
-        _estimate_line(p, geo, S, li, k, n_pool)
+        _estimate_line(p, geo, S, line_eval, pool, li, k, n_pool)
 
 
 @kernel(inline="always")
-def _upper_tail(mu, var, threshold):
-    """P(X >= threshold) for X ~ Normal(mu, var) on whole numbers (continuity corrected)."""
+def _upper_tail(mu, var, threshold, half_step):
+    """P(X >= threshold) for X ~ Normal(mu, var) on a lattice of results ``2 * half_step``
+    apart (continuity corrected by half a step)."""
     if var <= 1e-12:
-        return 1.0 if mu >= threshold - 0.5 else 0.0
-    z = (threshold - 0.5 - mu) / math.sqrt(var)
+        return 1.0 if mu >= threshold - half_step else 0.0
+    z = (threshold - half_step - mu) / math.sqrt(var)
     return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
 @kernel
-def _evaluate(p, S, out):
+def _evaluate(p, line_eval, out):
     """``out[:5]`` := (mean, P(bronze), P(silver), P(gold), sum of the line means) of the grid,
     from the line estimates. The sum breaks ties of the others: on levels scored by the lowest
     line, many moves leave the same lowest line, and the sum still tells them apart."""
     nl = p[L.P_NLINES]
     total = 0.0
     for li in range(nl):
-        total += S.line_eval[li, 0]
+        total += line_eval[li, 0]
     out[4] = total
     if p[L.P_AGG] == L.AGG_MIN_X10:
         pb = ps = pg = 1.0
         for li in range(nl):
-            pb *= S.line_eval[li, 2]
-            ps *= S.line_eval[li, 3]
-            pg *= S.line_eval[li, 4]
+            pb *= line_eval[li, 2]
+            ps *= line_eval[li, 3]
+            pg *= line_eval[li, 4]
         low = float(DIST_LO)  # E[lowest] = DIST_LO + sum over t of P(every line >= t)
         for t in range(DIST_LO + 1, DIST_HI + 1):
             every = 1.0
             for li in range(nl):
-                every *= S.line_eval[li, _dist_col(t)]
+                every *= line_eval[li, _dist_col(t)]
             if every == 0.0:
                 break
             low += every
@@ -236,57 +301,59 @@ def _evaluate(p, S, out):
         return
     mu = var = 0.0
     for li in range(nl):
-        mu += S.line_eval[li, 0]
-        var += S.line_eval[li, 1]
+        mu += line_eval[li, 0]
+        var += line_eval[li, 1]
+    # results step by 1, or by 10 where they are 10 x the checkmarkers (levels 12 and 14)
+    half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
     out[0] = mu
-    out[1] = _upper_tail(mu, var, p[L.P_BRONZE])
-    out[2] = _upper_tail(mu, var, p[L.P_SILVER])
-    out[3] = _upper_tail(mu, var, p[L.P_GOLD])
+    out[1] = _upper_tail(mu, var, p[L.P_BRONZE], half_step)
+    out[2] = _upper_tail(mu, var, p[L.P_SILVER], half_step)
+    out[3] = _upper_tail(mu, var, p[L.P_GOLD], half_step)
 
 
 @kernel(inline="always")
-def _save_lines(p, geo, S, cell, depth):
+def _save_lines(p, geo, X, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
         if li >= 0 and li < p[L.P_NLINES]:
             for q in range(_eval_width(p)):
-                S.fbuf[_F_SAVE + depth * 4 + k, q] = S.line_eval[li, q]
+                X.saved[depth, k, q] = X.line_eval[li, q]
 
 
 @kernel(inline="always")
-def _restore_lines(p, geo, S, cell, depth):
+def _restore_lines(p, geo, X, cell, depth):
     for k in range(4):
         li = geo.cell_lines[cell, k]
         if li >= 0 and li < p[L.P_NLINES]:
             for q in range(_eval_width(p)):
-                S.line_eval[li, q] = S.fbuf[_F_SAVE + depth * 4 + k, q]
+                X.line_eval[li, q] = X.saved[depth, k, q]
 
 
 @kernel(inline="always")
-def _reestimate(p, geo, S, cell, k, n_pool):
+def _reestimate(p, geo, S, X, cell, k, n_pool):
     for q in range(4):
         li = geo.cell_lines[cell, q]
         if li >= 0 and li < p[L.P_NLINES]:
-            _estimate_line(p, geo, S, li, k, n_pool)
+            _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
 
 
 @kernel(inline="always")
-def _try(p, geo, S, slot, cell, k, n_pool, depth):
+def _try(p, geo, S, X, slot, cell, k, n_pool, depth):
     """Play hand ``slot`` on ``cell`` (-1: discard) inside the search, re-estimating the lines
-    it touches; the estimates it replaces are kept in search level ``depth``'s slots."""
+    it touches; the estimates it replaces are kept in ``X.saved[depth]`` (the decision depth)."""
     if cell >= 0:
-        _save_lines(p, geo, S, cell, depth)
+        _save_lines(p, geo, X, cell, depth)
     _apply(p, geo, S, slot, cell)
     if cell >= 0:
-        _reestimate(p, geo, S, cell, k, n_pool)
+        _reestimate(p, geo, S, X, cell, k, n_pool)
 
 
 @kernel(inline="always")
-def _untry(p, geo, S, slot, cell, card, depth):
+def _untry(p, geo, S, X, slot, cell, card, depth):
     """Undo :func:`_try` of ``card``: the grid, hand and line estimates are as they were."""
     _undo_apply(p, geo, S, slot, cell, card)
     if cell >= 0:
-        _restore_lines(p, geo, S, cell, depth)
+        _restore_lines(p, geo, X, cell, depth)
 
 
 @kernel(inline="always")
@@ -319,197 +386,3 @@ def _better(a, b, objective):
     if a[0] < b[0] - 1e-12:
         return False
     return a[4] > b[4] + 1e-12
-
-
-@kernel(inline="always")
-def _decide_leaf(p, geo, S, prm, objective, n_pool, out):
-    """A decision whose every action is judged by the evaluation right after it."""
-    k = np.int64(prm[X_K])
-    cand = S.buf[_ROW_CAND + 1]
-    n_cand = _candidates(geo, S, cand)
-    best = S.fbuf[_F_NODE + 2]
-    best[:5] = -1e300
-    child = S.fbuf[_F_NODE + 3]
-    may_discard = _may_discard(p, geo, S)
-    for slot in range(S.ints[I_HAND]):
-        for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
-            cell = cand[j] if j < n_cand else -1
-            card = S.hand[slot]
-            _try(p, geo, S, slot, cell, k, n_pool, 1)
-            _evaluate(p, S, child)
-            _untry(p, geo, S, slot, cell, card, 1)
-            if _better(child, best, objective):
-                _copy_value(best, child)
-    _copy_value(out, best)
-
-
-@kernel(inline="always")
-def _chance_decide(p, geo, S, prm, objective, n_pool, out):
-    """The next card (every unseen card alike, or a sample), then a :func:`_decide_leaf`.
-
-    Trees are two cards deep at most: numba cannot cache recursive functions (numba #6061),
-    and each further card multiplies the work by (cards x cells)."""
-    if _done(p, S):
-        _evaluate(p, S, out)
-        return
-    remaining = S.ints[I_DECK] - S.ints[I_NEXT]
-    if remaining <= 0 or (p[L.P_HAND] > 0 and S.ints[I_HAND] >= p[L.P_HAND]):
-        _decide_leaf(p, geo, S, prm, objective, n_pool, out)
-        return
-    n_draw = S.ints[I_UNSEEN]
-    row = _ROW_DRAW
-    for j in range(n_draw):
-        S.buf[row, j] = S.unseen[j]
-    sample = np.int64(prm[X_SAMPLE])
-    if sample > 0 and sample < n_draw:  # a random sample of the next cards
-        for j in range(sample):
-            t = j + _below(S.rng, n_draw - j)
-            S.buf[row, j], S.buf[row, t] = S.buf[row, t], S.buf[row, j]
-        n_draw = sample
-    acc = S.fbuf[_F_NODE + 4]
-    acc[:5] = 0.0
-    child = S.fbuf[_F_NODE + 5]
-    for j in range(n_draw):
-        card = S.buf[row, j]
-        _draw(S, card)
-        _decide_leaf(p, geo, S, prm, objective, n_pool, child)
-        _undraw(S, card)
-        for q in range(5):
-            acc[q] += child[q]
-    for q in range(5):
-        out[q] = acc[q] / n_draw
-
-
-@kernel
-def _expectimax_action(p, geo, S, cand, n_cand, may_discard, prm, values):
-    """Expectimax's action; ``values[a]`` := the 4-vector of action ``a``, for advice.
-
-    Actions are numbered slot-major, ``a = slot * n_cand + j`` for ``cand[j]``, and the
-    discard, when allowed, is the last (as in :func:`_rollout_action`)."""
-    depth = min(np.int64(prm[X_DEPTH]), MAX_DEPTH)
-    objective = _objective(p, S, np.int64(prm[X_OBJECTIVE]))
-    k = np.int64(prm[X_K])
-    S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
-    n_pool = _fill_pool(S)
-    _estimate_all(p, geo, S, k, n_pool)
-    child = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 2]
-    best = S.fbuf[_F_NODE + 2 * MAX_DEPTH + 3]
-    best[:5] = -1e300
-    best_slot, best_cell = 0, cand[0]
-    for slot in range(S.ints[I_HAND]):
-        for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
-            cell = cand[j] if j < n_cand else -1
-            card = S.hand[slot]
-            _try(p, geo, S, slot, cell, k, n_pool, MAX_DEPTH)
-            if depth >= 2:
-                _chance_decide(p, geo, S, prm, objective, n_pool, child)
-            else:
-                _evaluate(p, S, child)
-            _untry(p, geo, S, slot, cell, card, MAX_DEPTH)
-            a = slot * n_cand + j if cell >= 0 else S.ints[I_HAND] * n_cand
-            _copy_value(values[a], child)
-            if _better(child, best, objective):
-                _copy_value(best, child)
-                best_slot, best_cell = slot, cell
-    return best_slot, best_cell
-
-
-# ---------------------------------------------------------------------------------------------
-# Rollouts
-
-
-@kernel
-def _rollout(p, geo, S, T, deck, base, seed):
-    """Play ``T`` (a copy of the state after an action) to the end with the base player, the
-    unseen cards coming in a random order drawn from ``seed``; returns the result."""
-    n = T.ints[I_UNSEEN]
-    for j in range(n):
-        deck[j] = T.unseen[j]
-    T.rng[0] = seed
-    _shuffle(T.rng, deck, n)
-    T.ints[I_NEXT] = 0
-    T.ints[I_DECK] = n
-    cand = T.buf[0]
-    while not _done(p, T):
-        _begin_turn(p, geo, T, deck)
-        n_cand = _candidates(geo, T, cand)
-        if base == POLICY_GREEDY:
-            slot, cell = _greedy_action(p, geo, T, cand, n_cand, _may_discard(p, geo, T))
-        else:
-            slot, cell = _random_action(T, cand, n_cand, _may_discard(p, geo, T))
-        _apply(p, geo, T, slot, cell)
-    return _result(p, T)
-
-
-@kernel
-def _rollout_action(p, geo, S, T, deck, cand, n_cand, may_discard, prm, values):
-    """Successive halving over the actions with rollouts; ``values[a]`` := (mean, P(bronze),
-    P(silver), P(gold)) of action ``a`` from all its rollouts, ``values[a, 4]`` their count."""
-    budget = np.int64(prm[R_N])
-    base = np.int64(prm[R_BASE])
-    objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
-    n_hand = S.ints[I_HAND]
-    n_act = n_hand * n_cand + (1 if may_discard else 0)
-    alive = S.buf[_ROW_DRAW]
-    for a in range(n_act):
-        alive[a] = a
-        values[a, :5] = 0.0
-    n_alive = n_act
-    rounds = 1
-    while (1 << rounds) < n_act:
-        rounds += 1
-    move_seed = _next(S.rng)
-    done_rollouts = 0  # per surviving action so far: the same deals for every action
-    for _ in range(rounds):
-        if n_alive == 1:
-            break
-        per = max(1, budget // (n_alive * rounds))
-        for q in range(n_alive):
-            a = alive[q]
-            if a == n_hand * n_cand:
-                slot, cell = 0, -1
-            else:
-                slot, cell = a // n_cand, cand[a % n_cand]
-            for j in range(done_rollouts, done_rollouts + per):
-                _copy_state(S, T)
-                _apply(p, geo, T, slot, cell)
-                r = _rollout(p, geo, S, T, deck, base,
-                             _mix(move_seed + np.uint64(j + 1) * np.uint64(0x9E3779B97F4A7C15)))
-                values[a, 0] += r
-                values[a, 1] += r >= p[L.P_BRONZE]
-                values[a, 2] += r >= p[L.P_SILVER]
-                values[a, 3] += r >= p[L.P_GOLD]
-                values[a, 4] += 1
-        done_rollouts += per
-        # keep the better half (insertion sort of the alive actions by their objective)
-        for q in range(1, n_alive):
-            x = alive[q]
-            t = q
-            while t > 0 and _rollout_key(values, alive[t - 1], objective) < _rollout_key(values, x, objective):
-                alive[t] = alive[t - 1]
-                t -= 1
-            alive[t] = x
-        n_alive = (n_alive + 1) // 2
-    best = alive[0]
-    for q in range(n_alive):  # the best survivor, by objective then mean
-        a = alive[q]
-        if _rollout_key(values, a, objective) > _rollout_key(values, best, objective):
-            best = a
-    for a in range(n_act):  # sums -> means
-        cnt = values[a, 4]
-        if cnt > 0:
-            for q in range(4):
-                values[a, q] /= cnt
-    if best == n_hand * n_cand:
-        return 0, -1
-    return best // n_cand, cand[best % n_cand]
-
-
-@kernel(inline="always")
-def _rollout_key(values, a, objective):
-    """Sort key of action ``a`` from its sums: the objective's mean, then the mean score as a
-    small tie-break."""
-    cnt = max(values[a, 4], 1.0)
-    if objective == 0:
-        return values[a, 0] / cnt
-    return values[a, objective] / cnt + 1e-9 * values[a, 0] / cnt

@@ -97,7 +97,8 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     """Play games ``first .. first+n-1`` of master ``seed``, split into ``blocks`` blocks run on
     ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here)."""
     from .engine import new_state
-    from .play import MAX_ACTIONS, _play_block, max_moves
+    from .play import game_loop, max_moves
+    from .search import new_scratch
 
     p = L.PARAMS[level.number]
     nl = int(p[L.P_NLINES])
@@ -110,11 +111,12 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     blocks = max(1, min(blocks, n))
     bounds = [(n * k // blocks, n * (k + 1) // blocks) for k in range(blocks)]
 
+    play = game_loop(player)
+
     def block(lo_hi):
-        scratch = (new_state(level.cells), new_state(level.cells), np.zeros(64, np.int8),
-                   np.zeros(64, np.int8), np.zeros((MAX_ACTIONS, 5), np.float64))
-        _play_block(p, geo, *scratch, player.id, player.params, np.uint64(seed % 2**64), first,
-                    lo_hi[0], lo_hi[1], b.seeds, b.scores, b.lines, b.decks, b.moves)
+        S, X, deck = new_state(level.cells), new_scratch(level), np.zeros(level.deck_size, np.int8)
+        play(p, geo, S, X, deck, player.params, np.uint64(seed % 2**64), first,
+             lo_hi[0], lo_hi[1], b.seeds, b.scores, b.lines, b.decks, b.moves)
 
     if pool is None:
         for lo_hi in bounds:

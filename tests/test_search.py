@@ -246,8 +246,8 @@ def test_lowest_line_mean_is_the_expected_minimum(level):
     import numpy as np
 
     from numberup import levels as L
-    from numberup.engine import DIST_HI, DIST_LO, new_state
-    from numberup.search import _evaluate
+    from numberup.engine import DIST_HI, DIST_LO
+    from numberup.search import _evaluate, new_scratch
 
     p = L.PARAMS[level]
     nl = int(p[L.P_NLINES])
@@ -259,12 +259,12 @@ def test_lowest_line_mean_is_the_expected_minimum(level):
             support = rng.sample(range(DIST_LO, DIST_HI + 1), 1 if li >= 3 else 3)
             weights = [rng.random() for _ in support]
             lines.append([(v, w / sum(weights)) for v, w in zip(support, weights)])
-        S = new_state(get_level(level).cells)
+        X = new_scratch(get_level(level))
         for li, dist in enumerate(lines):
             for t in range(DIST_LO + 1, DIST_HI + 1):
-                S.line_eval[li, 5 + t - DIST_LO - 1] = sum(w for v, w in dist if v >= t)
+                X.line_eval[li, 5 + t - DIST_LO - 1] = sum(w for v, w in dist if v >= t)
         out = np.zeros(5)
-        _evaluate(p, S, out)
+        _evaluate(p, X.line_eval, out)
         expected = sum(math.prod(w for _, w in combo) * min(v for v, _ in combo)
                        for combo in itertools.product(*lines))
         assert out[0] == pytest.approx(10 * expected, abs=1e-9)

@@ -1,0 +1,47 @@
+"""No kernel reads or writes outside its arrays: every player plays a few games of the levels
+with the most actions per decision (a hand of five on 6x6: levels 19 and 20) and of a 5x5
+level with discards (3), compiled with numba's bounds checks in a process of its own (its own
+cache: code compiled without the checks must not be loaded)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from numberup.players import PLAYERS
+
+# every player, and the parameters that reach more of its code: depth 2 walks chance nodes and
+# inner decisions (a sample keeps it quick); rollouts of both base players.
+SPECS = {
+    "random": ["random"],
+    "greedy": ["greedy"],
+    "expectimax": ["expectimax:k=8", "expectimax:depth=2,sample=2,k=4,objective=gold"],
+    "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold"],
+}
+LEVELS = (19, 20, 3)
+
+GAMES = """
+import sys
+from numberup.levels import get_level
+from numberup.players import parse_player
+from numberup.simulate import play_batch
+for spec in sys.argv[1:]:
+    for level in {levels}:
+        b = play_batch(get_level(level), parse_player(spec), 3, 0, 2, 1)
+        print(level, spec, list(b.scores))
+"""
+
+
+def test_specs_cover_every_player():
+    assert set(SPECS) == set(PLAYERS), "a player is missing from the bounds-checked runs"
+
+
+def test_every_player_within_bounds(tmp_path):
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path))
+    specs = [s for group in SPECS.values() for s in group]
+    proc = subprocess.run([sys.executable, "-c", GAMES.format(levels=LEVELS), *specs], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stdout.splitlines()) == len(specs) * len(LEVELS), proc.stdout
