@@ -28,7 +28,7 @@ from numba import njit
 from . import levels as L
 from .engine import (
     I_DISCARDS, MAX_HAND, MAX_LINES, N_IDS, N_INTS, State, _apply, _begin_turn, _candidates,
-    _copy_state, _done, _line_sums, _may_discard, _result, _result_if, _start, new_state,
+    _copy_state, _done, _line_sums, _may_discard, _result, _result_if, _start,
 )
 
 KEY_SHIFT = 4096  # key = result * KEY_SHIFT + sum of line values (|sum| < 2048)
@@ -88,7 +88,8 @@ def _trace(hist_parent, hist_card, hist_cell, depth, w, n_prefix, out):
 
 
 @njit(cache=True, nogil=True)
-def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out_moves):
+def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out_moves,
+                 scratch, T):
     """Best game found from the position after ``prefix`` with the deck order known.
 
     Each generation ranks the children of the kept states by the partial-grid score, takes
@@ -107,6 +108,8 @@ def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out
     pilots : int            children finished greedily per generation (0: none)
     zob : uint64            :data:`ZOBRIST`
     out_moves : int8 (decisions, 2)  the found game's decisions, prefix included; -1 padded
+    scratch, T : State       two states of the level's grid (:func:`numberup.engine.new_state`),
+                             the search's working copies
 
     Returns
     -------
@@ -129,8 +132,6 @@ def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out
     lv = np.zeros((2, W, MAX_LINES), np.int64)
     ints = np.zeros((2, W, N_INTS), np.int64)
     hashes = np.zeros((2, W), np.uint64)
-    scratch = new_state(cells)
-    T = new_state(cells)
     hist_parent = np.zeros((max_dec + 1, W), np.int32)
     hist_card = np.zeros((max_dec + 1, W), np.int8)
     hist_cell = np.zeros((max_dec + 1, W), np.int8)

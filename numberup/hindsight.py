@@ -86,6 +86,7 @@ def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None 
     """(found result, moves int8 (decisions, 2)): the beam search on ``deck`` (draw order)
     after the decisions ``prefix`` (rows (card, cell or -1), default none); ``pilots``
     children finished greedily per generation (default: 3 x width; 0: none)."""
+    from .engine import new_state
     from .foresight import ZOBRIST, _beam_search
     from .grid import geometry
     from .play import max_moves
@@ -100,7 +101,8 @@ def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None 
     moves = np.full((max_moves(lv), 2), -1, np.int8)
     pilots = PILOTS * width if pilots is None else int(pilots)
     found, n = _beam_search(L.PARAMS[lv.number], geometry(lv.size), d, len(deck), pre,
-                            len(pre), width, pilots, ZOBRIST, moves)
+                            len(pre), width, pilots, ZOBRIST, moves, new_state(lv.cells),
+                            new_state(lv.cells))
     if n == 0 or found <= -(1 << 39):
         raise ValueError("the decisions given are not a game of this deck")
     return int(found), moves
