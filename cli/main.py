@@ -37,6 +37,7 @@ def main(argv=None) -> None:
     """Run the CLI; bad input ends with one line on stderr and exit status 2."""
     from . import commands  # noqa: F401  (registers the commands on the group)
     from . import reports  # noqa: F401  (registers plot and campaign)
+    from . import train  # noqa: F401  (registers train)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

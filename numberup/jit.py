@@ -34,7 +34,7 @@ _HERE = Path(__file__).resolve().parent
 
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
-KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "search", "play")
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "learned", "search", "play", "train")
 KERNEL_PACKAGES = ("players",)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from .. import levels as L
 from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel
+from ..learned import _calibrate_all
 from ..rng import _below, _next
 from ..search import (
     MAX_DEPTH, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
@@ -22,7 +23,8 @@ from ..search import (
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE = 0, 1, 2, 3
+X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE, X_EVAL = 0, 1, 2, 3, 4
+EVALS = ("random", "learned")  # eval=learned: the scratch carries the level's model
 ROOT, LEAF = 0, 1  # decision depths in the tree
 MAX_K = 4096
 MAX_SAMPLE = 48  # the largest deck
@@ -99,6 +101,7 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
     n_pool = _fill_pool(S, X.pool)
     _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
+    _calibrate_all(p, geo, S, X.line_eval, X.learned)
     child = X.child[ROOT]
     best = X.best[ROOT]
     best[:5] = -1e300
@@ -135,6 +138,10 @@ PLAYER = PlayerType(
                            "(0: all of them)", minimum=0, maximum=MAX_SAMPLE),
         "k": Param(64, "random completions per line in the evaluation", minimum=1, maximum=MAX_K),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
+        "eval": Param("random", "how a line's final value is judged: the mean of its random "
+                                "completions, or a model learned from real games that maps "
+                                "them to what the line finally made (numberup train)",
+                      choices=EVALS),
     },
     looks_ahead=True, advises=True,
 )
