@@ -49,6 +49,9 @@ def train(levels, games, rounds, seed, jobs, out, as_json, progress):
     from numberup.learned import model_path, save_model
     from numberup.players.expectimax import PLAYER
 
+    from numberup.simulate import set_jobs
+
+    jobs = set_jobs(jobs)
     games = games or T.DEFAULT_GAMES
     rounds = rounds or T.DEFAULT_ROUNDS
     seed = T.DEFAULT_SEED if seed is None else seed

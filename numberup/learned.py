@@ -13,6 +13,12 @@ that had that row, the mean final contribution, the mean of its square, P(final 
 bronze, silver, gold line targets) and, for every ``t``, P(final value >= t): the same columns
 as ``Scratch.line_eval`` (a learned per-line *distribution*, so P(medal) follows as before).
 
+The mean column is not the rows' plain average: it is the bin's centre plus the average
+*residual* (final minus random mean) of the whole group (phase, empty cells), so the model keeps
+the random completions' ranking of lines within a group and shifts each group by what play
+makes of such lines (``SMOOTH_MEAN``; per-bin averages played worse: see results/learned.md).
+The probability columns are per-bin averages smoothed over neighbouring bins (``SMOOTH``).
+
 At play, a line's random-completion estimate ``R`` is replaced by ``(c T + m R) / (c + m)``
 (column by column; the variance through the second moment), ``T`` its row, ``c`` the training
 lines in the row, ``m = PRIOR``: well-trained rows speak for themselves, rows seen rarely or

@@ -154,7 +154,7 @@ def test_a_level_without_a_model_says_how_to_make_one(monkeypatch, tmp_path, cap
 def test_train_command_writes_a_model(tmp_path, capsys):
     path = tmp_path / "m.npz"
     code, out, err = _main(["train", "--level", "14", "-n", "8", "--rounds", "1", "--seed",
-                            "2", "-j", "1", "--out", str(path), "--json"], capsys)
+                            "2", "--out", str(path), "--json"], capsys)
     assert code == 0, err
     facts = json.loads(out)
     assert facts[0]["level"] == 14 and facts[0]["out"] == str(path)

@@ -6,6 +6,8 @@ with equal probability, or a random sample of ``S`` of them), and the evaluation
 ``depth`` counts the cards placed in the tree, the current one included: depth 1 judges each
 move by the evaluation of the grid right after it; depth 2 also averages over every next card
 and its best placement (the most this player searches: see :func:`_chance_decide`).
+``eval=learned`` judges the lines with the level's learned model (:mod:`numberup.learned`,
+made by ``numberup train``) instead of their random completions alone.
 """
 
 from __future__ import annotations
