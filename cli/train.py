@@ -16,10 +16,10 @@ from .main import cli
 @click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
               help="Level number, list (1,3,5-7) or 'all'.")
 @click.option("--games", "-n", type=click.IntRange(1), default=None,
-              help="Self-play games per round [default: 2,000].")
+              help="Self-play games per round [default: 4,000].")
 @click.option("--rounds", type=click.IntRange(1, 10), default=None,
               help="Rounds: the first plays with random completions, each next one with the "
-                   "model of the round before [default: 2].")
+                   "model of the round before [default: 1].")
 @click.option("--seed", "-s", type=click.IntRange(0), default=None,
               help="Master seed of the training games [default: 7]; judge a model on decks of "
                    "another seed.")
@@ -43,7 +43,7 @@ def train(levels, games, rounds, seed, jobs, out, as_json, progress):
     \b
     Examples:
       numberup train --level 14
-      numberup train --level all --games 2000 --seed 7
+      numberup train --level all --games 4000 --seed 7
     """
     from numberup import train as T
     from numberup.learned import model_path, save_model

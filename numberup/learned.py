@@ -19,10 +19,14 @@ the random completions' ranking of lines within a group and shifts each group by
 makes of such lines (``SMOOTH_MEAN``; per-bin averages played worse: see results/learned.md).
 The probability columns are per-bin averages smoothed over neighbouring bins (``SMOOTH``).
 
-At play, a line's random-completion estimate ``R`` is replaced by ``(c T + m R) / (c + m)``
-(column by column; the variance through the second moment), ``T`` its row, ``c`` the training
-lines in the row, ``m = PRIOR``: well-trained rows speak for themselves, rows seen rarely or
-never fall back on the random completions. A full line stays exact.
+At play, a line's random-completion estimate ``R`` is replaced by ``s w T + (1 - s w) R``
+(column by column; the variance through the second moment), ``T`` its row, ``w = c / (c + m)``
+with ``c`` the training lines in the row and ``m = PRIOR`` (rows seen rarely or never fall back
+on the random completions), and ``s = SHARE``. A full line stays exact. The share is small on
+purpose: the model alone (s = 1) predicts final line values far better than the random
+completions but ranks moves worse (every open line is credited with what later cards will do
+for it, and the lines compete for the same cards), losing 1-8 points of mean on the hard
+levels; s = 0.2 gained 0-0.8 points (results/learned.md).
 
 Model files are ``.npz``: the level, the feature version, the seed, the games and the
 completions ``k`` beside the used rows of the table. Models shipped with the package live in
@@ -52,6 +56,7 @@ COUNT = EVAL_WIDTH  # the table's last column: the training lines of the row
 MIN_COUNT = 0.01  # smoothed rows with fewer (effective) training lines are left out
 SMOOTH = 2.0  # bins (half points): the width of the smoothing of a group's rows
 SMOOTH_MEAN = 1000.0  # bins: the width of the smoothing of the mean residual (wide: one shift per group)
+SHARE = 0.2  # the model's share in the blend, at most (measured: see the module doc)
 PRIOR = 4.0  # pseudo-lines of the random-completion estimate blended into every row
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -108,7 +113,7 @@ def _calibrate_line(p, geo, S, line_eval, table, li):
     c = (1.0 - f) * table[r0, COUNT] + f * table[r1, COUNT]
     if c <= 0.0:
         return
-    w = c / (c + PRIOR)
+    w = SHARE * c / (c + PRIOR)
     mean_r = line_eval[li, 0]
     t0 = (1.0 - f) * table[r0, 0] + f * table[r1, 0]
     t1 = (1.0 - f) * table[r0, 1] + f * table[r1, 1]
@@ -192,7 +197,7 @@ def smooth(t: np.ndarray, sigma: float) -> np.ndarray:
     return out
 
 
-def predict(table, groups, random_mean) -> np.ndarray:
+def predict(table, groups, random_mean, share: float = SHARE) -> np.ndarray:
     """The evaluation's line means (as :func:`_calibrate_line` makes them), in plain numpy:
     lines given by their group's first row and their random-completion mean."""
     pred = np.asarray(random_mean, np.float64).copy()
@@ -204,16 +209,16 @@ def predict(table, groups, random_mean) -> np.ndarray:
     r0 = np.asarray(groups, np.int64) + b
     c = (1 - f) * table[r0, COUNT] + f * table[r0 + 1, COUNT]
     t0 = (1 - f) * table[r0, 0] + f * table[r0 + 1, 0]
-    w = np.where(c > 0, c / (c + PRIOR), 0.0)
+    w = np.where(c > 0, share * c / (c + PRIOR), 0.0)
     return w * t0 + (1 - w) * pred
 
 
-def prediction_error(table, rows, contrib, random_mean) -> float:
+def prediction_error(table, rows, contrib, random_mean, share: float = SHARE) -> float:
     """Mean squared error of the evaluation's line means against the lines' final
     contributions (``rows``: as training logs them); with an empty table, that of the random
-    completions."""
+    completions; ``share=1``: that of the model alone."""
     groups = np.asarray(rows, np.int64) // MEAN_BINS * MEAN_BINS
-    return float(np.mean((predict(table, groups, random_mean) - contrib) ** 2))
+    return float(np.mean((predict(table, groups, random_mean, share) - contrib) ** 2))
 
 
 # --- model files --------------------------------------------------------------------------

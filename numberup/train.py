@@ -35,8 +35,8 @@ from .search import _contribution, _estimate_all, _fill_pool, new_scratch
 from .grid import geometry
 
 DEFAULT_SEED = 7
-DEFAULT_GAMES = 2000
-DEFAULT_ROUNDS = 2
+DEFAULT_GAMES = 4000
+DEFAULT_ROUNDS = 1
 TRAIN_SPEC = "expectimax"
 
 
