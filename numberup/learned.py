@@ -26,7 +26,7 @@ on the random completions), and ``s = SHARE``. A full line stays exact. The shar
 purpose: the model alone (s = 1) predicts final line values far better than the random
 completions but ranks moves worse (every open line is credited with what later cards will do
 for it, and the lines compete for the same cards), losing 1-8 points of mean on the hard
-levels; s = 0.2 gained 0-0.8 points (results/learned.md).
+levels; s = 0.2 changes the mean by -0.4 to +1.5 points (results/learned.md).
 
 Model files are ``.npz``: the level, the feature version, the seed, the games and the
 completions ``k`` beside the used rows of the table. Models shipped with the package live in
