@@ -72,7 +72,7 @@ def train(levels, games, rounds, seed, jobs, out, as_json, progress):
             done.append(facts)
             if not as_json:
                 err = ", ".join(f"{a:.1f} -> {b:.1f}" for a, b in facts["errors"])
-                click.echo(f"level {level}: {games:,} games x {rounds} rounds in "
+                click.echo(f"level {level}: {games:,} games x {rounds} round{'s' if rounds > 1 else ''} in "
                            f"{facts['seconds']:.0f} s; squared error of the line means per "
                            f"round (before -> after its fit): {err}; wrote {path}")
     if as_json:
