@@ -112,6 +112,11 @@ def warm_up(levels, players, stream=None) -> None:
     from .simulate import play_batch
     from .jit import compile_notice
 
+    from .learned import model_for
+
+    for level in levels:  # a missing or damaged model fails here, before any compile
+        for pl in players:
+            model_for(get_level(level), pl)
     kinds = list({pl.kind.name: pl.kind for pl in players}.values())
     names = ", ".join(k.name for k in kinds)
     loops = [game_loop(k) for k in kinds] + [new_state]
