@@ -41,6 +41,7 @@ def main(argv=None) -> None:
     from . import players  # noqa: F401  (registers players)
     from . import hindsight  # noqa: F401  (registers hindsight)
     from . import runs  # noqa: F401  (registers merge)
+    from . import train  # noqa: F401  (registers train)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

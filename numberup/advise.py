@@ -98,7 +98,7 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     action = player.action
     kernels = [_fill_deck, _load_state, _player_seed, _candidates, _may_discard, action]
     with compile_notice(f"advice by {player.kind.name}", kernels, notify):
-        S, X = new_state(lv.cells), new_scratch(lv)
+        S, X = new_state(lv.cells), new_scratch(lv, player)
         deck_buf = np.zeros(lv.deck_size, np.int8)
         n_deck = _fill_deck(p, deck_buf)
         _load_state(p, geo, S, deck_buf, n_deck, grid, np.array(hand, np.int8), len(hand),

@@ -109,6 +109,11 @@ def warm_up(levels, players, stream=None) -> None:
     from .simulate import play_batch
     from .jit import compile_notice
 
+    from .learned import model_for
+
+    for level in levels:  # a missing or damaged model fails here, before any compile
+        for pl in players:
+            model_for(get_level(level), pl)
     names = ", ".join(dict.fromkeys(pl.kind.name for pl in players))
     loops = [game_loop(pl) for pl in players]
     with compile_notice(names, loops, stream):

@@ -57,6 +57,7 @@ from .engine import (
     _apply, _undo_apply, new_state,
 )
 from .jit import kernel
+from .learned import _calibrate_line
 from .players.base import LATE_CELLS
 from .rng import _mix
 from .scoring import _line_score, _line_value
@@ -90,6 +91,8 @@ class Scratch(NamedTuple):
     chance_sum, drawn : float64 (5,)  a chance node's running sum, and the value after one card
     deck : int8 (deck,)               a rollout's order of the cards to come
     T : State                         a rollout's copy of the state
+    learned : float64 (rows, EVAL_WIDTH + 1)  a learned model of the lines' final values
+                                      (:mod:`numberup.learned`); no rows: none
 
     ``actions`` is the most actions a decision of the level can have: hand x cells, and a
     discard.
@@ -108,6 +111,7 @@ class Scratch(NamedTuple):
     drawn: np.ndarray
     deck: np.ndarray
     T: State
+    learned: np.ndarray
 
 
 def max_actions(level) -> int:
@@ -115,8 +119,11 @@ def max_actions(level) -> int:
     return max(level.hand, 1) * level.cells + 1
 
 
-def new_scratch(level) -> Scratch:
-    """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)."""
+def new_scratch(level, player=None) -> Scratch:
+    """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)
+    by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.model_for`)."""
+    from .learned import empty_table, model_for
+
     actions = max_actions(level)
     return Scratch(
         np.zeros((MAX_DEPTH, level.cells), np.int64),
@@ -132,6 +139,7 @@ def new_scratch(level) -> Scratch:
         np.zeros(N_VALUE, np.float64),
         np.zeros(level.deck_size, np.int8),
         new_state(level.cells),
+        empty_table() if player is None else model_for(level, player),
     )
 
 
@@ -335,6 +343,7 @@ def _reestimate(p, geo, S, X, cell, k, n_pool):
         li = geo.cell_lines[cell, q]
         if li >= 0 and li < p[L.P_NLINES]:
             _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
+            _calibrate_line(p, geo, S, X.line_eval, X.learned, li)
 
 
 @kernel(inline="always")

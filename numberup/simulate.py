@@ -114,7 +114,7 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     play = game_loop(player)
 
     def block(lo_hi):
-        S, X, deck = new_state(level.cells), new_scratch(level), np.zeros(level.deck_size, np.int8)
+        S, X, deck = new_state(level.cells), new_scratch(level, player), np.zeros(level.deck_size, np.int8)
         play(p, geo, S, X, deck, player.params, np.uint64(seed % 2**64), first,
              lo_hi[0], lo_hi[1], b.seeds, b.scores, b.lines, b.decks, b.moves)
 
