@@ -36,7 +36,7 @@ def merge(runs, out, log, as_json):
 
     import pandas as pd
 
-    from numberup.parts import MANIFEST, Manifest, merge_dirs
+    from numberup.parts import MANIFEST, Manifest, merge_dirs, summed_seconds
     from numberup.simulate import (compare_rows, finish_run_dir, results_from_run_dir,
                                    summary_frame)
 
@@ -53,13 +53,7 @@ def merge(runs, out, log, as_json):
             if (Path(src) / MANIFEST).exists() and not Manifest.read(Path(src) / MANIFEST).moves:
                 raise click.BadParameter(f"{src} was played without --log: the moves of its "
                                          f"games were not kept", param_hint="--log")
-    seconds = {}  # (level, policy) -> the runs' seconds, summed
-    for src in runs:
-        path = Path(src) / "summary.csv"
-        if path.exists():
-            for row in pd.read_csv(path).itertuples():
-                key = (int(row.level), row.policy)
-                seconds[key] = seconds.get(key, 0.0) + float(row.seconds)
+    seconds = summed_seconds(runs)
     existed = Path(out).exists()
     merged = merge_dirs(runs, out)
     try:

@@ -8,19 +8,21 @@ from pathlib import Path
 
 import click
 
-from .common import LevelsParam, echo_json, jobs_option, progress_bar
+from .common import MAX_SEED, LevelsParam, echo_json, jobs_option, progress_bar
 from .main import cli
+
+MAX_TRAIN_GAMES = 10**7  # every game's decisions are kept in memory while a round is fitted
 
 
 @cli.command()
 @click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
               help="Level number, list (1,3,5-7) or 'all'.")
-@click.option("--games", "-n", type=click.IntRange(1), default=None,
+@click.option("--games", "-n", type=click.IntRange(1, MAX_TRAIN_GAMES), default=None,
               help="Self-play games per round [default: 4,000].")
 @click.option("--rounds", type=click.IntRange(1, 10), default=None,
               help="Rounds: the first plays with random completions, each next one with the "
                    "model of the round before [default: 1].")
-@click.option("--seed", "-s", type=click.IntRange(0), default=None,
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=None,
               help="Master seed of the training games [default: 7]; judge a model on decks of "
                    "another seed.")
 @jobs_option("Threads; the model does not depend on it.")

@@ -291,6 +291,27 @@ def gaps(ranges, lo: int, hi: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
+def summed_seconds(sources) -> dict:
+    """(level, policy) -> the seconds the runs' ``summary.csv`` files record, summed (a run
+    without one adds nothing); a summary that is not a table numberup wrote is an InputError."""
+    import pandas as pd
+
+    seconds = {}
+    for src in sources:
+        path = Path(src) / "summary.csv"
+        if not path.exists():
+            continue
+        try:
+            rows = list(pd.read_csv(path).itertuples())
+            for row in rows:
+                key = (int(row.level), row.policy)
+                seconds[key] = seconds.get(key, 0.0) + float(row.seconds)
+        except (ValueError, AttributeError, UnicodeDecodeError, pd.errors.ParserError) as err:
+            raise InputError(f"{path}: not a summary table of numberup "
+                             f"({type(err).__name__})") from None
+    return seconds
+
+
 def merge_dirs(sources, out) -> RunDir:
     """Combine run directories that hold different games of the same run (split by ``--first``
     or played on several machines) into a new run directory ``out``: their parts are linked (or

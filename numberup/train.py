@@ -28,11 +28,13 @@ from .jit import kernel
 from .learned import _line_row, empty_table, fit_table
 from .levels import get_level
 from .players import parse_player
-from .players.expectimax import _expectimax_action
+from .players.expectimax import BY_DEPTH
 from .rng import _game_seed, _player_seed, _shuffle
 from .scoring import _line_score, _line_value
 from .search import _contribution, _estimate_all, _fill_pool, new_scratch
 from .grid import geometry
+
+_expectimax_depth1 = BY_DEPTH[1]  # training plays expectimax at depth 1, its default
 
 DEFAULT_SEED = 7
 DEFAULT_GAMES = 4000
@@ -61,7 +63,7 @@ def _train_block(p, geo, S, X, deck, params, master, first, lo, hi,
             _begin_turn(p, geo, S, deck)
             cand = X.cand[0]
             n_cand = _candidates(geo, S, cand)
-            slot, cell = _expectimax_action(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
+            slot, cell = _expectimax_depth1(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
                                             params)
             n_pool = _fill_pool(S, X.pool)  # the pool the search judged the move with
             _apply_inline(p, geo, S, slot, cell)
