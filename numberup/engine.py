@@ -37,6 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from . import levels as L
 from .jit import kernel
+from .rng import _game_seed, _player_seed, _shuffle
 from .scoring import _aggregate, _line_score, _line_value
 
 # Scalars of the state, in State.ints.
@@ -142,6 +143,20 @@ def _start(p, geo, S, deck, n_deck, track):
     S.ints[I_TRACK] = track
     if track:
         _rescore_all(p, geo, S)
+
+
+@kernel
+def _deal(p, geo, S, deck, master, game, track):
+    """Deal game ``game`` of master seed ``master``: ``deck`` := its cards in draw order, ``S``
+    := the start (unseen cards in sorted order: no hint of the deal), and the player's own
+    random stream seeded from the game's seed. Returns (game seed, deck size)."""
+    seed = _game_seed(master, np.uint64(game))
+    n_deck = _fill_deck(p, deck)
+    _start(p, geo, S, deck, n_deck, track)
+    S.rng[0] = seed
+    _shuffle(S.rng, deck, n_deck)
+    S.rng[0] = _player_seed(seed)
+    return seed, n_deck
 
 
 @kernel

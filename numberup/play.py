@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import threading
 
-import numpy as np
-
 from . import levels as L
 from .engine import (
-    _apply_inline, _begin_turn, _candidates, _done, _fill_deck, _may_discard, _offered,
-    _rescore_all, _result, _start,
+    _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, _offered, _rescore_all,
+    _result,
 )
-from .rng import _game_seed, _player_seed, _shuffle
 from .jit import kernel, specialize
 
 MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see search.max_actions)
@@ -49,13 +46,8 @@ def _play_block(p, geo, S, X, deck, params, master, first, lo, hi,
     n_lines = p[L.P_NLINES]
     track = _TRACKS  # noqa: F821
     for g in range(lo, hi):
-        seed = _game_seed(master, np.uint64(first + g))
+        seed, n_deck = _deal(p, geo, S, deck, master, first + g, track)
         out_seed[g] = seed
-        n_deck = _fill_deck(p, deck)
-        _start(p, geo, S, deck, n_deck, track)  # unseen cards in sorted order: no hint of the deal
-        S.rng[0] = seed
-        _shuffle(S.rng, deck, n_deck)
-        S.rng[0] = _player_seed(seed)
         m = 0
         while not _done(p, S):
             _begin_turn(p, geo, S, deck)

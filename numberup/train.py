@@ -22,14 +22,13 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    _apply_inline, _begin_turn, _candidates, _done, _fill_deck, _may_discard, _start, new_state,
+    _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, new_state,
 )
 from .jit import kernel
 from .learned import _line_row, empty_table, fit_table
 from .levels import get_level
 from .players import parse_player
 from .players.expectimax import BY_DEPTH
-from .rng import _game_seed, _player_seed, _shuffle
 from .scoring import _line_score, _line_value
 from .search import _contribution, _estimate_all, _fill_pool, new_scratch
 from .grid import geometry
@@ -52,12 +51,7 @@ def _train_block(p, geo, S, X, deck, params, master, first, lo, hi,
     n_lines = p[L.P_NLINES]
     k = np.int64(params[2])
     for g in range(lo, hi):
-        seed = _game_seed(master, np.uint64(first + g))
-        n_deck = _fill_deck(p, deck)
-        _start(p, geo, S, deck, n_deck, False)
-        S.rng[0] = seed
-        _shuffle(S.rng, deck, n_deck)
-        S.rng[0] = _player_seed(seed)
+        seed, n_deck = _deal(p, geo, S, deck, master, first + g, False)
         m = 0
         while not _done(p, S):
             _begin_turn(p, geo, S, deck)
