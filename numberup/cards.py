@@ -88,6 +88,17 @@ def deck(level: int | Level) -> np.ndarray:
     )
 
 
+def deal(level: int | Level, seed: int, game: int) -> np.ndarray:
+    """The deck of game ``game`` of master seed ``seed`` in draw order (int8 card ids): the
+    level's cards in sorted order, shuffled by the game's own stream, exactly as the game loop
+    deals it (:func:`numberup.engine._deal`)."""
+    from .rng import _shuffle, game_seed
+
+    cards = deck(level)
+    _shuffle(np.array([game_seed(seed, game), 0], np.uint64), cards, len(cards))
+    return cards
+
+
 def parse_card(token: str, level: int | Level, where: str = "") -> int:
     """The id of a card token such as ``3g`` in this level's deck, or :class:`InputError`."""
     lv = get_level(level)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import levels as L
+from .cards import deal
 from .levels import Level, get_level
 from .stats import summarize
 
@@ -65,20 +66,6 @@ class Foresight:
             "score": int(self.found), "deck": [CARD_TEXT[c] for c in self.deck],
             "moves": move_dicts(lv, self.moves),
         }
-
-
-def deal(level: int | Level, seed: int, game: int) -> np.ndarray:
-    """The deck of game ``game`` of master ``seed`` in draw order (int8 card ids), as the
-    game loop (:func:`numberup.play._play_block`) shuffles it."""
-    from .engine import _fill_deck
-    from .rng import _game_seed, _shuffle
-
-    lv = get_level(level)
-    deck = np.zeros(64, np.int8)
-    n = _fill_deck(L.PARAMS[lv.number], deck)
-    state = np.array([_game_seed(np.uint64(seed % 2**64), np.uint64(game))], np.uint64)
-    _shuffle(state, deck, n)
-    return deck[:n].copy()
 
 
 def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None = None,

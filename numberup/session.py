@@ -38,18 +38,11 @@ PERSON = "person"  # the policy name in the log
 
 
 def deal(level: int | Level, seed: int, game: int) -> list[int]:
-    """The draw order of game ``game`` of master seed ``seed``: the deck ``simulate`` deals.
+    """The draw order of game ``game`` of master seed ``seed``: the deck ``simulate`` deals
+    (:func:`numberup.cards.deal`)."""
+    from .cards import deal as dealt
 
-    As :func:`numberup.play._play_block`: the level's cards in sorted order, shuffled by the
-    game's own stream seeded with :func:`numberup.rng.game_seed`.
-    """
-    from .cards import deck
-    from .rng import _shuffle, game_seed
-
-    cards = deck(level).copy()
-    state = np.array([game_seed(seed, game), 0], dtype=np.uint64)
-    _shuffle(state, cards, len(cards))
-    return [int(c) for c in cards]
+    return [int(c) for c in dealt(level, seed, game)]
 
 
 @dataclass

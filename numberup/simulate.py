@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
