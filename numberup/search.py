@@ -52,6 +52,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import levels as L
+from .endgame import Endgame, new_endgame
 from .engine import (
     DIST_HI, DIST_LO, EVAL_WIDTH, I_FILLED, I_HAND, I_UNSEEN, MAX_LINES, N_IDS, N_STATS, State,
     _apply, _undo_apply, new_state,
@@ -93,6 +94,7 @@ class Scratch(NamedTuple):
     T : State                         a rollout's copy of the state
     learned : float64 (rows, EVAL_WIDTH + 1)  a learned model of the lines' final values
                                       (:mod:`numberup.learned`); no rows: none
+    endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
 
     ``actions`` is the most actions a decision of the level can have: hand x cells, and a
     discard.
@@ -112,6 +114,7 @@ class Scratch(NamedTuple):
     deck: np.ndarray
     T: State
     learned: np.ndarray
+    endgame: Endgame
 
 
 def max_actions(level) -> int:
@@ -140,6 +143,7 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(level.deck_size, np.int8),
         new_state(level.cells),
         empty_table() if player is None else model_for(level, player),
+        new_endgame(level),
     )
 
 

@@ -12,12 +12,14 @@ import sys
 from numberup.players import PLAYERS
 
 # every player, and the parameters that reach more of its code: depth 2 walks chance nodes and
-# inner decisions (a sample keeps it quick); rollouts of both base players.
+# inner decisions (a sample keeps it quick); rollouts of both base players; the exact endgame
+# (numberup/endgame.py) behind both searchers' hooks, discards and hands of five included.
 SPECS = {
     "random": ["random"],
     "greedy": ["greedy"],
-    "expectimax": ["expectimax:k=8", "expectimax:depth=2,sample=2,k=4,objective=gold"],
-    "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold"],
+    "expectimax": ["expectimax:k=8", "expectimax:depth=2,sample=2,k=4,objective=gold",
+                   "expectimax:k=8,endgame=3"],
+    "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold,endgame=3"],
 }
 LEVELS = (19, 20, 3)
 

@@ -14,7 +14,8 @@ from numberup.levels import get_level  # noqa: E402
 from numberup.players import parse_player  # noqa: E402
 from numberup.simulate import GameLog, run  # noqa: E402
 
-SEARCHERS = ["expectimax", "expectimax:depth=2,sample=3,k=8", "rollout:n=20"]
+SEARCHERS = ["expectimax", "expectimax:depth=2,sample=3,k=8", "rollout:n=20",
+             "expectimax:endgame=3", "rollout:n=20,endgame=3"]
 
 
 @pytest.mark.parametrize("spec", SEARCHERS)

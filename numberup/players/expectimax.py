@@ -8,6 +8,8 @@ move by the evaluation of the grid right after it; depth 2 also averages over ev
 and its best placement (the most this player searches: see :func:`_chance_decide`).
 ``eval=learned`` judges the lines with the level's learned model (:mod:`numberup.learned`,
 made by ``numberup train``) instead of their random completions alone.
+``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
+(:mod:`numberup.endgame`), and so are the values it leaves for advice.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import levels as L
+from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel, specialize
 from ..learned import _calibrate_all
@@ -25,7 +28,7 @@ from ..search import (
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE, X_EVAL = 0, 1, 2, 3, 4
+X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE, X_EVAL, X_ENDGAME = 0, 1, 2, 3, 4, 5
 EVALS = ("random", "learned")  # eval=learned: the scratch carries the level's model
 ROOT, LEAF = 0, 1  # decision depths in the tree
 MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more looks at them all
@@ -104,8 +107,13 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
 
     A template, compiled once per depth (:data:`BY_DEPTH`): ``_CHILD`` judges an action,
     :func:`_judge_now` at depth 1, :func:`_chance_decide` at depth 2, so that depth 1 (the
-    default) compiles none of the deeper tree's code."""
+    default) compiles none of the deeper tree's code; ``_ENDGAME`` is the exact endgame's
+    hook, or a stand-in that compiles to nothing when ``endgame=0``."""
     objective = _objective(p, S, np.int64(prm[X_OBJECTIVE]))
+    slot, cell = _ENDGAME(p, geo, S, X, cand, n_cand, may_discard,  # noqa: F821
+                          np.int64(prm[X_ENDGAME]), objective)
+    if slot >= 0:
+        return slot, cell
     k = np.int64(prm[X_K])
     S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
     n_pool = _fill_pool(S, X.pool)
@@ -131,14 +139,24 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
 
 
 BY_DEPTH = {
-    1: specialize(_expectimax_action, "_expectimax_depth1", _CHILD=_judge_now),
-    2: specialize(_expectimax_action, "_expectimax_depth2", _CHILD=_chance_decide),
+    1: specialize(_expectimax_action, "_expectimax_depth1", _CHILD=_judge_now,
+                  _ENDGAME=_no_endgame),
+    2: specialize(_expectimax_action, "_expectimax_depth2", _CHILD=_chance_decide,
+                  _ENDGAME=_no_endgame),
+}
+WITH_ENDGAME = {  # compiled only when a spec asks for the exact endgame
+    depth: specialize(_expectimax_action, f"_expectimax_depth{depth}_endgame",
+                      _CHILD=child, _ENDGAME=_endgame_decide)
+    for depth, child in ((1, _judge_now), (2, _chance_decide))
 }
 
 
 def _by_depth(params):
-    """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2)."""
+    """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2), with the
+    exact endgame or without."""
     depth = min(int(params[X_DEPTH]), MAX_DEPTH)
+    if params[X_ENDGAME] > 0:
+        return f"depth{depth}_endgame", WITH_ENDGAME[depth]
     return f"depth{depth}", BY_DEPTH[depth]
 
 
@@ -160,6 +178,9 @@ PLAYER = PlayerType(
                                 "completions, or a model learned from real games that maps "
                                 "them to what the line finally made (numberup train)",
                       choices=EVALS),
+        "endgame": Param(0, "when at most this many cells are empty, search the rest of the "
+                            "game exactly over every order of the cards to come (0: never)",
+                         minimum=0, maximum=MAX_ENDGAME),
     },
     looks_ahead=True, advises=True, variant=_by_depth,
 )

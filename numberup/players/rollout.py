@@ -15,6 +15,7 @@ from ..engine import (
     I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
     _may_discard, _result,
 )
+from ..endgame import MAX_ENDGAME, _endgame_decide
 from ..jit import kernel
 from ..rng import _mix, _next, _shuffle
 from ..search import _objective
@@ -23,7 +24,7 @@ from .greedy import _greedy_action
 from .random import _random_action
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE = 0, 1, 2
+R_N, R_BASE, R_OBJECTIVE, R_ENDGAME = 0, 1, 2, 3
 BASES = ("random", "greedy")  # the base players a rollout can call
 _BASE_GREEDY = BASES.index("greedy")
 MAX_N = 100_000
@@ -56,11 +57,15 @@ def _rollout(p, geo, T, deck, cand, base, seed):
 def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     """Successive halving over the actions with rollouts; ``X.values[a]`` := (mean, P(bronze),
     P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count."""
+    objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
+    slot, cell = _endgame_decide(p, geo, S, X, cand, n_cand, may_discard,  # exact near the end
+                                 np.int64(prm[R_ENDGAME]), objective)
+    if slot >= 0:
+        return slot, cell
     values = X.values
     T = X.T
     budget = np.int64(prm[R_N])
     base = np.int64(prm[R_BASE])
-    objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
     n_hand = S.ints[I_HAND]
     n_act = n_hand * n_cand + (1 if may_discard else 0)
     alive = X.order
@@ -138,6 +143,8 @@ PLAYER = PlayerType(
                    maximum=MAX_N),
         "base": Param("greedy", "the player of the rollouts", choices=BASES),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
+        "endgame": Param(0, "when at most this many cells are empty, search the rest of the "
+                            "game exactly instead (0: never)", minimum=0, maximum=MAX_ENDGAME),
     },
     looks_ahead=True, tracks=True, advises=True,
 )

@@ -1,0 +1,126 @@
+"""The exact endgame (numberup/endgame.py) against the plain-Python expectiminimax of
+tests/expectiminimax.py, on random endgames of every level, and in play.
+
+With ``endgame=3`` a searcher's decision at 1-3 empty cells is exact: advise's value of every
+action equals the reference's (mean, or P(gold) with ``objective=gold``) to rounding, discards
+and hands included, and its top action (the one the player plays) is among the best.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expectiminimax import DISCARDS, HAND, action_values, position_texts, random_position  # noqa: E402
+
+from numberup.advise import advise  # noqa: E402
+from numberup.levels import get_level  # noqa: E402
+from numberup.players import parse_player  # noqa: E402
+from numberup.simulate import GameLog, play_batch, run  # noqa: E402
+from test_search import OBJECTIVE_KEY, TOL, _action  # noqa: E402
+
+ALL_LEVELS = list(range(1, 21))
+LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
+
+
+def _endgames(level: int, rng: random.Random) -> list[tuple]:
+    """(position, discarded cards) with 1, 2 and 3 empty cells (random play up to there, and
+    greedy play, whose grids lie near the medals so that P(gold) is neither 0 nor 1); on discard
+    levels also with both discards left and with one (a discard is an action, and the tree is
+    then deeper than the empty cells). Hand levels at 3 empty cells cost the reference seconds:
+    one such position there."""
+    out = [random_position(level, 1, rng, 0, 0), random_position(level, 2, rng, 0, 0),
+           random_position(level, 2, rng, 0, 0, greedy=True),
+           random_position(level, 3, rng, 0, 0, greedy=True)]
+    if level not in HAND:
+        out.append(random_position(level, 3, rng, 0, 0))
+    if level in DISCARDS:
+        out += [random_position(level, 2, rng, 0, 2), random_position(level, 3, rng, 1, 1),
+                random_position(level, 1, rng, 1, 1)]
+    return out
+
+
+def _advise(state, gone, spec: str, seed: int) -> list[dict]:
+    grid, hand, discarded = position_texts(state, gone)
+    return advise(state.level, grid, hand, discarded, state.discards_left, player=spec, seed=seed)
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS, ids=LEVEL_IDS)
+def test_endgame_is_exact(level):
+    rng = random.Random(4000 + level)
+    for state, gone in _endgames(level, rng):
+        where = f"level {level}, hand {position_texts(state, gone)[1]!r}, discards left " \
+                f"{state.discards_left}, grid:\n{position_texts(state)[0]}"
+        for objective in ("mean", "gold"):
+            ref = action_values(state, objective)
+            rows = _advise(state, gone, f"expectimax:endgame=3,objective={objective}",
+                           seed=rng.randrange(99))
+            got = {_action(r): r[OBJECTIVE_KEY[objective]] for r in rows}
+            assert sorted(got, key=str) == sorted(ref, key=str), f"actions differ at {where}"
+            for a, value in ref.items():
+                assert got[a] == pytest.approx(value, abs=TOL), (
+                    f"{objective} of {a} at {where}: endgame {got[a]}, exact {value}")
+            top = _action(rows[0])
+            assert ref[top] >= max(ref.values()) - TOL, (
+                f"{objective}: the endgame's choice {top} is not best at {where}")
+
+
+@pytest.mark.parametrize("level", [3, 8, 13, 19])
+def test_rollout_endgame_is_exact(level):
+    """The same kernel behind rollout's hook: exact values where rollouts would estimate."""
+    rng = random.Random(4100 + level)
+    state, gone = random_position(level, 2, rng, 0, DISCARDS.get(level, 0) and 1, greedy=True)
+    ref = action_values(state, "gold")
+    rows = _advise(state, gone, "rollout:n=50,endgame=2,objective=gold", seed=3)
+    assert {_action(r): r["p_gold"] for r in rows} == pytest.approx(ref, abs=TOL)
+    assert ref[_action(rows[0])] >= max(ref.values()) - TOL
+
+
+def test_endgame_waits_for_its_cells():
+    """With 4 empty cells, ``endgame=3`` leaves the decision to the player's own search (its
+    estimates, not exact values), and ``endgame=4`` takes it: same position, other values."""
+    state, gone = random_position(14, 4, random.Random(7), greedy=True)
+    ref = action_values(state)
+    plain = _advise(state, gone, "expectimax", seed=1)
+    off = _advise(state, gone, "expectimax:endgame=3", seed=1)
+    on = _advise(state, gone, "expectimax:endgame=4", seed=1)
+    assert off == plain
+    assert {_action(r): r["mean"] for r in on} == pytest.approx(ref, abs=TOL)
+    assert {_action(r): r["mean"] for r in off} != pytest.approx(ref, abs=TOL)
+
+
+@pytest.mark.parametrize("spec", ["expectimax:endgame=3", "rollout:n=30,endgame=2"])
+def test_moves_before_the_endgame_are_the_players_own(spec):
+    """The hook changes nothing before the endgame: the same games as without it up to the
+    last ``E`` cells (so the default specs, endgame=0, play as before), and exact after."""
+    base = spec.rsplit(",", 1)[0] if "," in spec else "expectimax"
+    E = int(spec.rsplit("=", 1)[1])
+    for level in (8, 18):
+        lv = get_level(level)
+        a = play_batch(lv, parse_player(base), 5, 0, 4, 1)
+        b = play_batch(lv, parse_player(spec), 5, 0, 4, 1)
+        first = lv.cells - E  # moves before the endgame (no discards on these levels)
+        assert np.array_equal(a.moves[:, :first], b.moves[:, :first]), (level, spec)
+        assert np.array_equal(a.decks, b.decks)
+
+
+@pytest.mark.parametrize("spec", ["expectimax:endgame=3,objective=gold", "rollout:n=20,endgame=3"])
+def test_endgame_games_reproducible(spec, tmp_path):
+    """Same seed, same games (decks, moves, scores), whatever the threads: jobs 1 and 2, in
+    chunks of 3. (Their games replay legally on every level: tests/test_search_replay.py.)"""
+    for level in (3, 13, 20):
+        lv, pl = get_level(level), parse_player(spec)
+        logs = []
+        for jobs in (1, 2):
+            log = GameLog(tmp_path / f"{level}-{jobs}.jsonl")
+            run(lv, pl, 6, seed=9, jobs=jobs, chunk=3, sinks=[log])
+            log.close()
+            logs.append([json.loads(line) for line in open(tmp_path / f"{level}-{jobs}.jsonl")])
+        assert len(logs[0]) == 6 and all(r["moves"] for r in logs[0])
+        assert logs[0] == logs[1], (level, spec)
