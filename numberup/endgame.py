@@ -9,18 +9,22 @@ grid scored exactly by the level's own kernels. A node's value is the 4-vector (
 P(bronze), P(silver), P(gold)) under play that maximises the objective (mean, or P(medal)),
 ties going to the larger mean: the same tree as ``tests/expectiminimax.py``.
 
-numba cannot cache recursive functions (numba #6061), so the tree is built from templates,
-one kernel per *budget* ``b`` = empty cells + discards left: every action lowers it by one
-(a placement fills a cell, a discard uses one), so the decision of budget ``b`` calls the
-chance node of budget ``b - 1``, down to 0 (the grid is full). :data:`MAX_ENDGAME` empty
-cells and the level's discards bound it (:data:`MAX_BUDGET`).
+numba cannot cache recursive functions (numba #6061), and a chain of kernels one per depth
+(as expectimax's ``BY_DEPTH``) compiles every kernel below into each one above: seven deep,
+that took minutes. So the tree is walked by one loop over an explicit stack
+(:func:`_after_value`): level ``k`` of :class:`Endgame` holds the decision ``k`` plies below
+the root, its cells, the action it is judging and the card that action played, and the
+chance node above it (the cards it draws from, the one drawn now, the running sum). Every
+action lowers the *budget* (empty cells + discards left) by one, so a tree is at most
+:data:`MAX_BUDGET` plies deep.
 
 Pruning, all exact: the last card is not placed but scored in place (:func:`_result_if`
-rescoring only the lines through its cell), and no node is searched twice for the same card.
-The level's decks have no identical cards, so every chance branch is a card of its own.
+rescoring only the lines through its cell), and on levels with a hand the cards held before
+the last draw are scored once for all the cards that may come (:func:`_last_draw`). The
+levels' decks have no identical cards, so every chance branch is a card of its own.
 
 Work per decision (cards x actions per card still to come) grows about 10x per empty cell on
-levels without a hand and 50-100x on levels 18-20: see results/endgame.md for what it costs
+levels without a hand and 100-200x on levels 18-20: see results/endgame.md for what it costs
 and where it pays.
 """
 
@@ -36,42 +40,69 @@ from .engine import (
     _hand_capacity, _line_sums, _may_discard, _rescore_all, _result, _result_if, _undo_apply,
     _undraw,
 )
-from .jit import kernel, specialize
+from .jit import kernel
 
-MAX_ENDGAME = 5  # empty cells at most (a level-20 decision at 5 takes minutes: results/endgame.md)
+MAX_ENDGAME = 5  # empty cells at most (a level-20 decision at 5 takes half a minute)
 MAX_DISCARDS = 2  # the most discards any level allows (levels 3 and 13)
 MAX_BUDGET = MAX_ENDGAME + MAX_DISCARDS
 N_VALUE = 5  # a node value: mean, P(bronze), P(silver), P(gold), and the mean again (as search's)
 
+# what the walk of :func:`_after_value` does next
+_ENTER_AFTER, _ENTER_DECISION, _RETURN_AFTER, _RETURN_DECISION = 0, 1, 2, 3
+
 
 class Endgame(NamedTuple):
-    """The exact endgame's working arrays, one row per budget ``b`` (the tree's depth: a
-    node of budget ``b`` uses row ``b`` only, so no two live nodes share a row).
+    """The exact endgame's working arrays. The stack has one level per ply below the root
+    (``MAX_BUDGET`` levels): level ``k`` holds one decision and the chance node above it.
 
-    cand : int64 (MAX_BUDGET + 1, cells)   the cells on offer at the decision of budget b
-    draws : int64 (MAX_BUDGET + 1, 48)     the cards a chance node of budget b draws from (a
-                                           copy: drawing and undrawing reorder the unseen list)
-    best : float64 (MAX_BUDGET + 1, 5)     the best action's value so far at a decision
-    judged : float64 (MAX_BUDGET + 1, 5)   the value of the action being judged at a decision
-    drawn : float64 (MAX_BUDGET + 1, 5)    a chance node's value after one card
-    total : float64 (MAX_BUDGET + 1, 5)    a chance node's running sum
+    cand : int64 (MAX_BUDGET, cells)  the cells on offer at decision k
+    n_cand : int64 (MAX_BUDGET,)      how many
+    slot, j : int64 (MAX_BUDGET,)     the action decision k is judging: hand slot, and
+                                      ``cand[k, j]`` (j == n_cand: the discard)
+    card : int64 (MAX_BUDGET,)        the card that action played (to undo it)
+    may_discard : int64 (MAX_BUDGET,) 1: decision k may discard
+    draws : int64 (MAX_BUDGET, 48)    the cards the chance node above decision k draws from (a
+                                      copy: drawing and undrawing reorder the unseen list)
+    n_draw : int64 (MAX_BUDGET,)      how many; 0: no card is drawn there (the hand is full)
+    drawn : int64 (MAX_BUDGET,)       which of them is drawn now
+    best : float64 (MAX_BUDGET, 5)    the best action's value so far at decision k
+    total : float64 (MAX_BUDGET, 5)   the chance node's running sum
+    value : float64 (5,)              the value the walk carries up a level
+    root, root_best : float64 (5,)    the root action being judged, and the best so far
+    last_cand : int64 (cells,)        the one cell on offer to the last card
+    last_best, last_judged, last_total : float64 (5,)  the last card's choice and chance node
     """
 
     cand: np.ndarray
+    n_cand: np.ndarray
+    slot: np.ndarray
+    j: np.ndarray
+    card: np.ndarray
+    may_discard: np.ndarray
     draws: np.ndarray
-    best: np.ndarray
-    judged: np.ndarray
+    n_draw: np.ndarray
     drawn: np.ndarray
+    best: np.ndarray
     total: np.ndarray
+    value: np.ndarray
+    root: np.ndarray
+    root_best: np.ndarray
+    last_cand: np.ndarray
+    last_best: np.ndarray
+    last_judged: np.ndarray
+    last_total: np.ndarray
 
 
 def new_endgame(level) -> Endgame:
     """Allocate an :class:`Endgame` for ``level`` (a :class:`~numberup.levels.Level`)."""
-    rows = MAX_BUDGET + 1
+    rows = MAX_BUDGET
+    ints = lambda: np.zeros(rows, np.int64)  # noqa: E731
+    vec = lambda: np.zeros(N_VALUE, np.float64)  # noqa: E731
     return Endgame(
-        np.zeros((rows, level.cells), np.int64),
-        np.zeros((rows, N_IDS), np.int64),
-        *(np.zeros((rows, N_VALUE), np.float64) for _ in range(4)),
+        np.zeros((rows, level.cells), np.int64), ints(), ints(), ints(), ints(), ints(),
+        np.zeros((rows, N_IDS), np.int64), ints(), ints(),
+        np.zeros((rows, N_VALUE), np.float64), np.zeros((rows, N_VALUE), np.float64),
+        vec(), vec(), vec(), np.zeros(level.cells, np.int64), vec(), vec(), vec(),
     )
 
 
@@ -101,16 +132,21 @@ def _set(dst, src):
         dst[q] = src[q]
 
 
+@kernel(inline="always")
+def _budget(p, S):
+    """Empty cells + discards left: the plies still to play."""
+    return p[L.P_SIZE] * p[L.P_SIZE] - S.ints[I_FILLED] + S.ints[I_DISCARDS]
+
+
 @kernel
 def _last_card(p, geo, S, G, objective, out):
     """The decision of budget 1: one empty cell, no discard left. Each hand card is scored
     where it would go, without placing it; ``out`` := the best one's value."""
-    cand = G.cand[1]
-    _candidates(geo, S, cand)
-    cell = cand[0]
+    _candidates(geo, S, G.last_cand)
+    cell = G.last_cand[0]
     base_sum, base_markers = _line_sums(p, S)
-    best = G.best[1]
-    judged = G.judged[1]
+    best = G.last_best
+    judged = G.last_judged
     for slot in range(S.ints[I_HAND]):
         r, _ = _result_if(p, geo, S, S.hand[slot], cell, base_sum, base_markers)
         _result_value(p, r, judged)
@@ -119,109 +155,146 @@ def _last_card(p, geo, S, G, objective, out):
     _set(out, best)
 
 
-def _decision(p, geo, S, G, objective, out):
-    """A decision of budget ``_B``: ``out`` := the value of its best action, each action
-    judged by the chance node below it (``_AFTER``, budget ``_B - 1``). A template
-    (:data:`DECISIONS`)."""
-    b = _B  # noqa: F821
-    cand = G.cand[b]
-    n_cand = _candidates(geo, S, cand)
-    best = G.best[b]
-    judged = G.judged[b]
-    may_discard = _may_discard(p, geo, S)
-    first = True
-    for slot in range(S.ints[I_HAND]):
-        for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
-            cell = cand[j] if j < n_cand else -1
-            card = S.hand[slot]
-            _apply(p, geo, S, slot, cell)
-            _AFTER(p, geo, S, G, objective, judged)  # noqa: F821
-            _undo_apply(p, geo, S, slot, cell, card)
-            if first or _beats(judged, best, objective):
-                _set(best, judged)
-                first = False
-    _set(out, best)
-
-
-def _chance(p, geo, S, G, objective, out):
-    """The state after an action, of budget ``_B``: the full grid's result; else the next card
-    (every unseen card alike, when the hand has room and the deck is not out) and the decision
-    below it (``_DECIDE``, budget ``_B``). A template (:data:`CHANCES`)."""
-    b = _B  # noqa: F821
-    if _done(p, S):
-        _result_value(p, _result(p, S), out)
-        return
+@kernel
+def _last_draw(p, geo, S, G, objective, out):
+    """The state after an action, of budget 1 (one empty cell, no discard left): the next
+    card and :func:`_last_card`, or that decision alone when no card is drawn. The hand cards
+    held before the draw are scored once, not once per card drawn: the best of them stays the
+    best unless the drawn card beats it (on levels 18-20, four of the five cards; without a
+    hand, none)."""
     n_draw = S.ints[I_UNSEEN]
     if S.ints[I_HAND] >= _hand_capacity(p, geo, S) or n_draw == 0:
-        _DECIDE(p, geo, S, G, objective, out)  # noqa: F821
+        _last_card(p, geo, S, G, objective, out)
         return
-    draws = G.draws[b]
-    for j in range(n_draw):
-        draws[j] = S.unseen[j]
-    total = G.total[b]
-    drawn = G.drawn[b]
+    _candidates(geo, S, G.last_cand)
+    cell = G.last_cand[0]
+    base_sum, base_markers = _line_sums(p, S)
+    held = G.last_best
+    judged = G.last_judged
+    n_held = S.ints[I_HAND]
+    for slot in range(n_held):
+        r, _ = _result_if(p, geo, S, S.hand[slot], cell, base_sum, base_markers)
+        _result_value(p, r, judged)
+        if slot == 0 or _beats(judged, held, objective):
+            _set(held, judged)
+    total = G.last_total
     for q in range(N_VALUE):
         total[q] = 0.0
-    for j in range(n_draw):
-        card = draws[j]
-        _draw(S, card)
-        _DECIDE(p, geo, S, G, objective, drawn)  # noqa: F821
-        _undraw(S, card)
+    for j in range(n_draw):  # the drawn card is scored where it would go, never drawn
+        r, _ = _result_if(p, geo, S, S.unseen[j], cell, base_sum, base_markers)
+        _result_value(p, r, judged)
+        better = n_held == 0 or _beats(judged, held, objective)
         for q in range(N_VALUE):
-            total[q] += drawn[q]
+            total[q] += judged[q] if better else held[q]
     for q in range(N_VALUE):
         out[q] = total[q] / n_draw
 
 
+@kernel(inline="always")
+def _play_action(p, geo, S, G, k):
+    """Play decision ``k``'s current action (``G.slot[k]``, ``G.j[k]``)."""
+    slot, j = G.slot[k], G.j[k]
+    cell = G.cand[k, j] if j < G.n_cand[k] else -1
+    G.card[k] = S.hand[slot]
+    _apply(p, geo, S, slot, cell)
+
+
+@kernel(inline="always")
+def _undo_action(p, geo, S, G, k):
+    slot, j = G.slot[k], G.j[k]
+    cell = G.cand[k, j] if j < G.n_cand[k] else -1
+    _undo_apply(p, geo, S, slot, cell, G.card[k])
+
+
+@kernel(inline="always")
+def _next_action(S, G, k):
+    """Move decision ``k`` to its next action (slot-major, the discard after slot 0's cells);
+    returns False when there is none."""
+    G.j[k] += 1
+    if G.j[k] < G.n_cand[k] + (1 if G.may_discard[k] and G.slot[k] == 0 else 0):
+        return True
+    G.j[k] = 0
+    G.slot[k] += 1
+    return G.slot[k] < S.ints[I_HAND]
+
+
 @kernel
-def _full_grid(p, geo, S, G, objective, out):
-    """The chance node of budget 0: the grid is full (every card placed, no discard left)."""
-    _result_value(p, _result(p, S), out)
+def _after_value(p, geo, S, G, objective, out):
+    """``out`` := the exact value of the state ``S`` right after an action: the result of a
+    full grid, else the average over the next card (when one is drawn) of the best action
+    after it, and so on to the end of the game. ``S`` is left as it was.
 
-
-def _build():
-    """The chain of templates: CHANCES[b] and DECISIONS[b] for b = 0 .. MAX_BUDGET."""
-    chances, decisions = [_full_grid], [None, _last_card]
-    for b in range(1, MAX_BUDGET + 1):
-        if b > 1:
-            decisions.append(specialize(_decision, f"_endgame_decision{b}", _B=b,
-                                        _AFTER=chances[b - 1]))
-        chances.append(specialize(_chance, f"_endgame_chance{b}", _B=b, _DECIDE=decisions[b]))
-    return tuple(chances), tuple(decisions)
-
-
-CHANCES, DECISIONS = _build()
-
-
-def _after_any(b, p, geo, S, G, objective, out):
-    """``CHANCES[b]`` (0 <= b <= MAX_BUDGET), for a budget known at run time."""
-    if b == 0:
-        _C0(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 1:
-        _C1(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 2:
-        _C2(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 3:
-        _C3(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 4:
-        _C4(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 5:
-        _C5(p, geo, S, G, objective, out)  # noqa: F821
-    elif b == 6:
-        _C6(p, geo, S, G, objective, out)  # noqa: F821
-    else:
-        _C7(p, geo, S, G, objective, out)  # noqa: F821
-
-
-assert MAX_BUDGET == 7, "_after_any names every budget"
-_after = specialize(_after_any, "_endgame_after", **{f"_C{b}": CHANCES[b] for b in range(8)})
+    A loop over an explicit stack (module doc): ``mode`` says whether the walk enters the
+    state after an action or a decision at level ``k``, or returns the value ``G.value`` of
+    one of them to the level above."""
+    k = 0
+    mode = _ENTER_AFTER
+    value = G.value
+    while True:
+        if mode == _ENTER_AFTER:
+            b = _budget(p, S)
+            if _done(p, S):
+                _result_value(p, _result(p, S), value)
+                mode = _RETURN_AFTER
+            elif b == 1:
+                _last_draw(p, geo, S, G, objective, value)
+                mode = _RETURN_AFTER
+            else:
+                n_draw = 0
+                if S.ints[I_HAND] < _hand_capacity(p, geo, S) and S.ints[I_UNSEEN] > 0:
+                    n_draw = S.ints[I_UNSEEN]
+                    for i in range(n_draw):
+                        G.draws[k, i] = S.unseen[i]
+                    for q in range(N_VALUE):
+                        G.total[k, q] = 0.0
+                    G.drawn[k] = 0
+                    _draw(S, G.draws[k, 0])
+                G.n_draw[k] = n_draw
+                mode = _ENTER_DECISION
+        elif mode == _ENTER_DECISION:  # budget >= 2 here: decisions of budget 1 end in _last_draw
+            G.n_cand[k] = _candidates(geo, S, G.cand[k])
+            G.may_discard[k] = 1 if _may_discard(p, geo, S) else 0
+            G.slot[k] = 0
+            G.j[k] = 0  # a grid not full always offers a cell (every card touches the centre's)
+            _play_action(p, geo, S, G, k)
+            k += 1
+            mode = _ENTER_AFTER
+        elif mode == _RETURN_AFTER:  # value: of the state after decision k-1's action
+            if k == 0:
+                _set(out, value)
+                return
+            k -= 1
+            _undo_action(p, geo, S, G, k)
+            if (G.slot[k] == 0 and G.j[k] == 0) or _beats(value, G.best[k], objective):
+                _set(G.best[k], value)
+            if _next_action(S, G, k):
+                _play_action(p, geo, S, G, k)
+                k += 1
+                mode = _ENTER_AFTER
+            else:
+                _set(value, G.best[k])
+                mode = _RETURN_DECISION
+        else:  # _RETURN_DECISION: value: of decision k, below its chance node
+            n_draw = G.n_draw[k]
+            if n_draw > 0:
+                _undraw(S, G.draws[k, G.drawn[k]])
+                for q in range(N_VALUE):
+                    G.total[k, q] += value[q]
+                G.drawn[k] += 1
+                if G.drawn[k] < n_draw:
+                    _draw(S, G.draws[k, G.drawn[k]])
+                    mode = _ENTER_DECISION
+                    continue
+                for q in range(N_VALUE):
+                    value[q] = G.total[k, q] / n_draw
+            mode = _RETURN_AFTER
 
 
 @kernel(inline="always")
 def _endgame_applies(p, S, endgame):
     """At most ``endgame`` cells are empty (and ``endgame`` > 0: the exact endgame is on)."""
     empty = p[L.P_SIZE] * p[L.P_SIZE] - S.ints[I_FILLED]
-    return endgame > 0 and empty <= endgame and empty + S.ints[I_DISCARDS] <= MAX_BUDGET
+    return endgame > 0 and empty <= endgame and _budget(p, S) <= MAX_BUDGET
 
 
 @kernel
@@ -237,8 +310,8 @@ def _endgame_decide(p, geo, S, X, cand, n_cand, may_discard, endgame, objective)
     Returns (hand slot, cell or -1 for a discard) of the best action for ``objective`` (0:
     mean, 1-3: P(bronze/silver/gold)), the first best in action order; ``X.values[a]`` := the
     exact value of action ``a`` (numbered as every searcher's: ``slot * n_cand + j`` for
-    ``cand[j]``, the discard last). ``X.endgame`` is the tree's scratch. The state is left as
-    it was; while searching, line scores are kept up to date (a player that does not track
+    ``cand[j]``, the discard last). ``X.endgame`` is the search's scratch. The state is left
+    as it was; while searching, line scores are kept up to date (a player that does not track
     them gets them rescored, and untracked again after).
     """
     if not _endgame_applies(p, S, endgame):
@@ -248,9 +321,8 @@ def _endgame_decide(p, geo, S, X, cand, n_cand, may_discard, endgame, objective)
     if not track:
         S.ints[I_TRACK] = 1
         _rescore_all(p, geo, S)
-    b = p[L.P_SIZE] * p[L.P_SIZE] - S.ints[I_FILLED] + S.ints[I_DISCARDS]
-    row = G.judged[0]
-    best = G.best[0]
+    row = G.root
+    best = G.root_best
     best_slot, best_cell = -1, -1
     n_hand = S.ints[I_HAND]
     for slot in range(n_hand):
@@ -258,7 +330,7 @@ def _endgame_decide(p, geo, S, X, cand, n_cand, may_discard, endgame, objective)
             cell = cand[j] if j < n_cand else -1
             card = S.hand[slot]
             _apply(p, geo, S, slot, cell)
-            _after(b - 1, p, geo, S, G, objective, row)
+            _after_value(p, geo, S, G, objective, row)
             _undo_apply(p, geo, S, slot, cell, card)
             a = slot * n_cand + j if cell >= 0 else n_hand * n_cand
             for q in range(N_VALUE):
