@@ -20,7 +20,7 @@ action lowers the *budget* (empty cells + discards left) by one, so a tree is at
 
 Pruning, all exact: the last card is not placed but scored in place (:func:`_result_if`
 rescoring only the lines through its cell), and on levels with a hand the cards held before
-the last draw are scored once for all the cards that may come (:func:`_last_draw`). The
+the last draw are scored once for all the cards that may come (:func:`_last_card`). The
 levels' decks have no identical cards, so every chance branch is a card of its own.
 
 Work per decision (cards x actions per card still to come) grows about 10x per empty cell on
@@ -48,7 +48,7 @@ MAX_BUDGET = MAX_ENDGAME + MAX_DISCARDS
 N_VALUE = 5  # a node value: mean, P(bronze), P(silver), P(gold), and the mean again (as search's)
 
 # what the walk of :func:`_after_value` does next
-_ENTER_AFTER, _ENTER_DECISION, _RETURN_AFTER, _RETURN_DECISION = 0, 1, 2, 3
+_ENTER_AFTER, _DRAW, _ENTER_DECISION, _PLAY, _RETURN_AFTER, _RETURN_DECISION = 0, 1, 2, 3, 4, 5
 
 
 class Endgame(NamedTuple):
@@ -140,70 +140,40 @@ def _budget(p, S):
 
 @kernel
 def _last_card(p, geo, S, G, objective, out):
-    """The decision of budget 1: one empty cell, no discard left. Each hand card is scored
-    where it would go, without placing it; ``out`` := the best one's value."""
-    _candidates(geo, S, G.last_cand)
-    cell = G.last_cand[0]
-    base_sum, base_markers = _line_sums(p, S)
-    best = G.last_best
-    judged = G.last_judged
-    for slot in range(S.ints[I_HAND]):
-        r, _ = _result_if(p, geo, S, S.hand[slot], cell, base_sum, base_markers)
-        _result_value(p, r, judged)
-        if slot == 0 or _beats(judged, best, objective):
-            _set(best, judged)
-    _set(out, best)
+    """The last card, at a state of budget 1 (one empty cell, no discard left): ``out`` :=
+    the value of the best hand card on that cell, after a random next card when the hand has
+    room for one (the state after an action), or of the hand as it is (a decision).
 
-
-@kernel
-def _last_draw(p, geo, S, G, objective, out):
-    """The state after an action, of budget 1 (one empty cell, no discard left): the next
-    card and :func:`_last_card`, or that decision alone when no card is drawn. The hand cards
-    held before the draw are scored once, not once per card drawn: the best of them stays the
-    best unless the drawn card beats it (on levels 18-20, four of the five cards; without a
-    hand, none)."""
-    n_draw = S.ints[I_UNSEEN]
-    if S.ints[I_HAND] >= _hand_capacity(p, geo, S) or n_draw == 0:
-        _last_card(p, geo, S, G, objective, out)
-        return
+    No card is placed: each is scored where it would go (:func:`_result_if`). The cards held
+    before the draw are scored once, not once per card drawn: the best of them stays the best
+    unless the drawn card beats it (on levels 18-20, four of the five cards; without a hand,
+    none)."""
     _candidates(geo, S, G.last_cand)
     cell = G.last_cand[0]
     base_sum, base_markers = _line_sums(p, S)
     held = G.last_best
     judged = G.last_judged
-    n_held = S.ints[I_HAND]
-    for slot in range(n_held):
-        r, _ = _result_if(p, geo, S, S.hand[slot], cell, base_sum, base_markers)
-        _result_value(p, r, judged)
-        if slot == 0 or _beats(judged, held, objective):
-            _set(held, judged)
     total = G.last_total
+    n_held = S.ints[I_HAND]
+    n_draw = S.ints[I_UNSEEN] if n_held < _hand_capacity(p, geo, S) else 0
     for q in range(N_VALUE):
         total[q] = 0.0
-    for j in range(n_draw):  # the drawn card is scored where it would go, never drawn
-        r, _ = _result_if(p, geo, S, S.unseen[j], cell, base_sum, base_markers)
+    for i in range(n_held + n_draw):
+        card = S.hand[i] if i < n_held else S.unseen[i - n_held]
+        r, _ = _result_if(p, geo, S, card, cell, base_sum, base_markers)
         _result_value(p, r, judged)
-        better = n_held == 0 or _beats(judged, held, objective)
+        better = i == 0 or _beats(judged, held, objective)
+        if i < n_held:
+            if better:
+                _set(held, judged)
+        else:  # a card drawn: it is played if it beats the best held card
+            for q in range(N_VALUE):
+                total[q] += judged[q] if better or n_held == 0 else held[q]
+    if n_draw == 0:
+        _set(out, held)
+    else:
         for q in range(N_VALUE):
-            total[q] += judged[q] if better else held[q]
-    for q in range(N_VALUE):
-        out[q] = total[q] / n_draw
-
-
-@kernel(inline="always")
-def _play_action(p, geo, S, G, k):
-    """Play decision ``k``'s current action (``G.slot[k]``, ``G.j[k]``)."""
-    slot, j = G.slot[k], G.j[k]
-    cell = G.cand[k, j] if j < G.n_cand[k] else -1
-    G.card[k] = S.hand[slot]
-    _apply(p, geo, S, slot, cell)
-
-
-@kernel(inline="always")
-def _undo_action(p, geo, S, G, k):
-    slot, j = G.slot[k], G.j[k]
-    cell = G.cand[k, j] if j < G.n_cand[k] else -1
-    _undo_apply(p, geo, S, slot, cell, G.card[k])
+            out[q] = total[q] / n_draw
 
 
 @kernel(inline="always")
@@ -232,31 +202,37 @@ def _after_value(p, geo, S, G, objective, out):
     value = G.value
     while True:
         if mode == _ENTER_AFTER:
-            b = _budget(p, S)
             if _done(p, S):
                 _result_value(p, _result(p, S), value)
                 mode = _RETURN_AFTER
-            elif b == 1:
-                _last_draw(p, geo, S, G, objective, value)
+            elif _budget(p, S) == 1:
+                _last_card(p, geo, S, G, objective, value)
                 mode = _RETURN_AFTER
-            else:
-                n_draw = 0
-                if S.ints[I_HAND] < _hand_capacity(p, geo, S) and S.ints[I_UNSEEN] > 0:
-                    n_draw = S.ints[I_UNSEEN]
-                    for i in range(n_draw):
-                        G.draws[k, i] = S.unseen[i]
-                    for q in range(N_VALUE):
-                        G.total[k, q] = 0.0
-                    G.drawn[k] = 0
-                    _draw(S, G.draws[k, 0])
+            elif S.ints[I_HAND] < _hand_capacity(p, geo, S) and S.ints[I_UNSEEN] > 0:
+                n_draw = S.ints[I_UNSEEN]
                 G.n_draw[k] = n_draw
+                for i in range(n_draw):
+                    G.draws[k, i] = S.unseen[i]
+                for q in range(N_VALUE):
+                    G.total[k, q] = 0.0
+                G.drawn[k] = 0
+                mode = _DRAW
+            else:
+                G.n_draw[k] = 0
                 mode = _ENTER_DECISION
-        elif mode == _ENTER_DECISION:  # budget >= 2 here: decisions of budget 1 end in _last_draw
+        elif mode == _DRAW:
+            _draw(S, G.draws[k, G.drawn[k]])
+            mode = _ENTER_DECISION
+        elif mode == _ENTER_DECISION:  # budget >= 2 here: budget 1 ends in _last_card
             G.n_cand[k] = _candidates(geo, S, G.cand[k])
             G.may_discard[k] = 1 if _may_discard(p, geo, S) else 0
             G.slot[k] = 0
             G.j[k] = 0  # a grid not full always offers a cell (every card touches the centre's)
-            _play_action(p, geo, S, G, k)
+            mode = _PLAY
+        elif mode == _PLAY:  # decision k's current action
+            slot, j = G.slot[k], G.j[k]
+            G.card[k] = S.hand[slot]
+            _apply(p, geo, S, slot, G.cand[k, j] if j < G.n_cand[k] else -1)
             k += 1
             mode = _ENTER_AFTER
         elif mode == _RETURN_AFTER:  # value: of the state after decision k-1's action
@@ -264,30 +240,28 @@ def _after_value(p, geo, S, G, objective, out):
                 _set(out, value)
                 return
             k -= 1
-            _undo_action(p, geo, S, G, k)
-            if (G.slot[k] == 0 and G.j[k] == 0) or _beats(value, G.best[k], objective):
+            slot, j = G.slot[k], G.j[k]
+            _undo_apply(p, geo, S, slot, G.cand[k, j] if j < G.n_cand[k] else -1, G.card[k])
+            if (slot == 0 and j == 0) or _beats(value, G.best[k], objective):
                 _set(G.best[k], value)
             if _next_action(S, G, k):
-                _play_action(p, geo, S, G, k)
-                k += 1
-                mode = _ENTER_AFTER
+                mode = _PLAY
             else:
                 _set(value, G.best[k])
                 mode = _RETURN_DECISION
         else:  # _RETURN_DECISION: value: of decision k, below its chance node
             n_draw = G.n_draw[k]
+            mode = _RETURN_AFTER
             if n_draw > 0:
                 _undraw(S, G.draws[k, G.drawn[k]])
                 for q in range(N_VALUE):
                     G.total[k, q] += value[q]
                 G.drawn[k] += 1
                 if G.drawn[k] < n_draw:
-                    _draw(S, G.draws[k, G.drawn[k]])
-                    mode = _ENTER_DECISION
-                    continue
-                for q in range(N_VALUE):
-                    value[q] = G.total[k, q] / n_draw
-            mode = _RETURN_AFTER
+                    mode = _DRAW
+                else:
+                    for q in range(N_VALUE):
+                        value[q] = G.total[k, q] / n_draw
 
 
 @kernel(inline="always")
