@@ -32,7 +32,7 @@ from numberup.engine import (  # noqa: E402
 from numberup.grid import geometry  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import PLAYERS, parse_player  # noqa: E402
-from numberup.players.rollout import BASES, base_player  # noqa: E402
+from numberup.players.rollout import BASES, DEFAULT_BK, base_player  # noqa: E402
 from numberup.rng import _below, _mix, _next, _shuffle  # noqa: E402
 from numberup.search import _objective, new_scratch  # noqa: E402
 from numberup.simulate import GameLog, play_batch, run  # noqa: E402
@@ -152,22 +152,26 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     return move(best), values
 
 
-@pytest.mark.parametrize("level, base, moves", [
-    (14, "expectimax", 9), (19, "expectimax", 14), (3, "learned", 12), (20, "learned", 20),
-    (8, "greedy", 16), (10, "random", 11),
-], ids=["level-14-expectimax", "level-19-expectimax", "level-3-learned", "level-20-learned",
-        "level-8-greedy", "level-10-random"])
-def test_rollout_decision_matches_python(level, base, moves):
+@pytest.mark.parametrize("level, spec, moves", [
+    (14, "rollout:n=24,base=expectimax,bk=3", 9),
+    (19, "rollout:n=24,base=expectimax,bk=3", 14),
+    (20, "rollout:n=12,base=expectimax,bk=2,objective=gold,bobjective=gold", 16),
+    (3, "rollout:n=16,base=learned,bk=2,objective=gold", 12),
+    (20, "rollout:n=12,base=learned,bk=2", 20),
+    (8, "rollout:n=30", 16),
+    (10, "rollout:n=30,base=random", 11),
+], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
+        "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random"])
+def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
     lv, p, geo = get_level(level), L.PARAMS[level], geometry(get_level(level).size)
-    spec = {"expectimax": "rollout:n=24,base=expectimax,bk=3",
-            "learned": "rollout:n=16,base=learned,bk=2,objective=gold"}.get(
-        base, f"rollout:n=30,base={base}")
+    checked = 0
     for game in range(2):
         S, deck = _position(level, game, moves + 3 * game)
         if _done(p, S):
             continue
+        checked += 1
         player = parse_player(spec)
         X = new_scratch(lv, player)
         cand = X.cand[0]
@@ -182,6 +186,7 @@ def test_rollout_decision_matches_python(level, base, moves):
         assert (int(slot), int(cell)) == ref_move
         np.testing.assert_allclose(X.values[:n_act], ref_values, rtol=1e-12, atol=1e-12)
         assert ref_values[:, 4].min() >= 1
+    assert checked == 2
 
 
 def test_rollout_leaves_the_position_alone():
@@ -252,6 +257,9 @@ def test_base_player_from_the_registry():
         assert learned.kind.name == "learned"
     else:
         assert learned.spec == "expectimax:k=3,eval=learned"
+    assert base_player(parse_player("rollout:base=expectimax,bobjective=gold").params).spec == \
+        f"expectimax:k={DEFAULT_BK},objective=gold"
+    assert base_player(parse_player("rollout:bobjective=gold,bk=2").params).spec == "greedy"
     # the default spec and its loop are as before the bases
     assert parse_player("rollout:n=200").spec == "rollout:n=200"
 

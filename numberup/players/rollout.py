@@ -1,18 +1,18 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O,bk=K``: every action is judged by playing the game out with the
-base player on random orders of the unseen cards; a budget of about ``N`` rollouts per decision
-is spread by successive halving (the worse half of the actions is dropped each round, so
-clearly bad moves stop early).
+``rollout:n=N,base=B,objective=O,bk=K,bobjective=O``: every action is judged by playing the
+game out with the base player on random orders of the unseen cards; a budget of about ``N``
+rollouts per decision is spread by successive halving (the worse half of the actions is
+dropped each round, so clearly bad moves stop early).
 
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
 of its own (``X.base``, :class:`numberup.search.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
-``k``): it decides at every card of every rollout, so it must be cheap. ``base=learned`` is the
-registry's ``learned`` player, or where there is none, expectimax with the learned evaluation
-(:data:`FALLBACKS`).
+``k``) and plays for ``bobjective``; it decides at every card of every rollout, so it must be
+cheap. ``base=learned`` is the registry's ``learned`` player, or where there is none,
+expectimax with the learned evaluation (:data:`FALLBACKS`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 from .greedy import PLAYER as _GREEDY
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE, R_BK = 0, 1, 2, 3
+R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE = 0, 1, 2, 3, 4
 BASES = ("random", "greedy", "expectimax", "learned")  # the base players a rollout can call
 FALLBACKS = {"learned": "expectimax:eval=learned"}  # a base not in the registry (yet)
 DEFAULT_BK = 8
@@ -157,13 +157,17 @@ def _rollout_for(name: str, base_action):
 
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec, from the registry):
-    ``bk`` is its ``k`` when it takes one."""
+    ``bk`` is its ``k`` and ``bobjective`` its objective, when it takes them."""
     from . import PLAYERS, parse_player
 
     name = BASES[int(params[R_BASE])]
     spec = name if name in PLAYERS else FALLBACKS[name]
-    if "k" in PLAYERS[spec.partition(":")[0]].params:
-        spec += ("," if ":" in spec else ":") + f"k={int(params[R_BK])}"
+    takes = PLAYERS[spec.partition(":")[0]].params
+    extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
+    if "objective" in takes and params[R_BOBJECTIVE] > 0:
+        extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
+    if extra:
+        spec += ("," if ":" in spec else ":") + ",".join(extra)
     return parse_player(spec)
 
 
@@ -187,6 +191,8 @@ PLAYER = PlayerType(
         "bk": Param(DEFAULT_BK, "random completions per line of a base that judges lines by "
                                 "them (expectimax, learned): its k; it decides at every card "
                                 "of every rollout", minimum=1, maximum=MAX_K),
+        "bobjective": Param("mean", "what a base that takes an objective (expectimax, "
+                                    "learned) maximises in the rollouts", choices=OBJECTIVES),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )
