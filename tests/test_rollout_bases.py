@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import assert_one_line_error, run_main  # noqa: E402
+from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
 from numberup import learned as LE  # noqa: E402
@@ -302,3 +302,13 @@ def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path
     finally:
         LE.load_table.cache_clear()
     assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))
+
+
+def test_advise_with_a_searching_base(tmp_path):
+    """advise ranks every action by rollouts of the base (here expectimax)."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text(". . . . .\n. . . . .\n. . 2b . .\n. . 4r . .\n. . . . .\n")
+    rows = json.loads(invoke(["advise", "--level", "1", "--card", "3g", "--json", "--policy",
+                              "rollout:n=60,base=expectimax,bk=2", str(grid)]))["actions"]
+    assert len(rows) == 6  # the cells touching the two cards
+    assert all(0.0 <= r["p_gold"] <= 1.0 and 0 < r["mean"] <= 100 for r in rows)
