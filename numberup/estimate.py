@@ -7,9 +7,9 @@ from here, not a searcher's internal scores: ``advise`` shows them, and ``number
 checks them against how games of that player really ended.
 
 Continuation ``j`` of every action uses the same order of the cards to come (common random
-numbers: two actions are compared on the same luck) and the same player stream. The order is
-drawn from the *sorted* cards to come, so it depends on the position only, not on how the
-state was built.
+numbers: two actions are compared on the same luck) and the same player stream. Before it,
+the orders a state's history leaves in it (legal cells, cards to come, hand) are sorted, so a
+continuation depends on the position and its seed alone, not on how the state was built.
 
 :func:`play_on` returns the compiled kernel of a player (a template specialized per player,
 as :func:`numberup.play.game_loop`); :func:`continuations` runs it and :func:`summarize`
@@ -25,7 +25,7 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    I_DECK, I_NEXT, I_UNSEEN, _apply, _apply_inline, _begin_turn, _candidates, _copy_state,
+    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _apply, _apply_inline, _begin_turn, _candidates, _copy_state,
     _done, _may_discard, _offered, _rescore_all, _result,
 )
 from .jit import kernel, specialize
@@ -33,6 +33,37 @@ from .rng import _mix, _shuffle
 
 _STREAM = np.uint64(0x6A09E667F3BCC909)  # the continuations' seeds, apart from the searcher's
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel(inline="always")
+def _sort_set(items, pos, n):
+    """Sort the indexed set ``items[:n]`` (``pos[x]``: the index of ``x``) in place."""
+    for i in range(1, n):
+        x = items[i]
+        t = i
+        while t > 0 and items[t - 1] > x:
+            items[t] = items[t - 1]
+            t -= 1
+        items[t] = x
+    for i in range(n):
+        pos[items[i]] = i
+
+
+@kernel(inline="always")
+def _canonical(T):
+    """Put the orders that a state's history leaves in it (the legal cells, the cards to come,
+    the hand) in sorted order: what a player does from here then depends on the position
+    alone, however the state was built."""
+    _sort_set(T.legal, T.legal_pos, T.ints[I_LEGAL])
+    _sort_set(T.unseen, T.unseen_pos, T.ints[I_UNSEEN])
+    n = T.ints[I_HAND]
+    for i in range(1, n):
+        x = T.hand[i]
+        t = i
+        while t > 0 and T.hand[t - 1] > x:
+            T.hand[t] = T.hand[t - 1]
+            t -= 1
+        T.hand[t] = x
 
 
 def _play_on(p, geo, S, T, X, deck, params, slot, cell, seeds, out):
@@ -47,14 +78,10 @@ def _play_on(p, geo, S, T, X, deck, params, slot, cell, seeds, out):
     for j in range(out.shape[0]):
         _copy_state(S, T)
         _apply(p, geo, T, slot, cell)
+        _canonical(T)
         n = T.ints[I_UNSEEN]
-        for i in range(n):  # sorted, then shuffled: the order depends on the position only
-            x = T.unseen[i]
-            t = i
-            while t > 0 and deck[t - 1] > x:
-                deck[t] = deck[t - 1]
-                t -= 1
-            deck[t] = x
+        for i in range(n):
+            deck[i] = T.unseen[i]
         T.rng[0] = seeds[j]
         _shuffle(T.rng, deck, n)
         T.ints[I_NEXT] = 0

@@ -4,8 +4,8 @@ Two checks of different kinds:
 
 - The same seeds, another way: each continuation is played again here in plain Python, one
   kernel call per step of the game (the engine's turn flow and the player's own action
-  kernel, as a game would call them), from the position advise read, with the deck order drawn
-  from the same seed. The estimate must be exactly the mean of these games, on positions
+  kernel, as a game would call them), from the position advise read (its legal cells, cards
+  to come and hand sorted), with the deck order drawn from the same seed. The estimate must be exactly the mean of these games, on positions
   early and late in games of several levels, for a simple and a searching player.
 - Against the exact reference (tests/expectiminimax.py, written without numberup): on
   endgames where the continuation has one cell left to fill (a forced move, or on a hand
@@ -32,7 +32,7 @@ from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 from numberup import levels as L  # noqa: E402
 from numberup.advise import advice  # noqa: E402
 from numberup.engine import (  # noqa: E402
-    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done, _fill_deck,
+    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done, _fill_deck,
     _load_state, _may_discard, _rescore_all, _result, new_state,
 )
 from numberup.estimate import seeds, summarize  # noqa: E402
@@ -72,9 +72,15 @@ def _play_on_in_python(level: int, S, card, cell, seed, player) -> float:
     _copy_state(S, T)
     slot = [int(c) for c in T.hand[:T.ints[I_HAND]]].index(card)
     _apply(p, geo, T, slot, -1 if cell is None else cell[0] * lv.size + cell[1])
+    for items, pos, count in ((T.legal, T.legal_pos, I_LEGAL), (T.unseen, T.unseen_pos, I_UNSEEN),
+                              (T.hand, None, I_HAND)):  # the position's canonical orders
+        k = int(T.ints[count])
+        items[:k] = np.sort(items[:k])
+        if pos is not None:
+            pos[items[:k]] = np.arange(k)
     n = int(T.ints[I_UNSEEN])
     deck = np.zeros(lv.deck_size, np.int8)
-    deck[:n] = sorted(int(c) for c in T.unseen[:n])
+    deck[:n] = T.unseen[:n]
     T.rng[0] = seed
     _shuffle(T.rng, deck, n)
     T.ints[I_NEXT], T.ints[I_DECK] = 0, n
