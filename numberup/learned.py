@@ -296,7 +296,10 @@ def load_table(level: int) -> np.ndarray:
 
 def model_for(level, player) -> np.ndarray:
     """The table a player's scratch carries: the level's model if the player asks for the
-    learned evaluation (``eval=learned``), else none."""
+    learned evaluation (``eval=learned``), or its base player does (``rollout:base=learned``),
+    else none."""
     if "eval" in player.kind.params and player.param("eval") == "learned":
         return load_table(level.number)
+    if player.kind.base is not None:
+        return model_for(level, player.kind.base(player.params))
     return empty_table()

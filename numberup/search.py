@@ -93,6 +93,8 @@ class Scratch(NamedTuple):
     T : State                         a rollout's copy of the state
     learned : float64 (rows, EVAL_WIDTH + 1)  a learned model of the lines' final values
                                       (:mod:`numberup.learned`); no rows: none
+    base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
+                                      (``PlayerType.base``); none: an empty array
 
     ``actions`` is the most actions a decision of the level can have: hand x cells, and a
     discard.
@@ -112,6 +114,20 @@ class Scratch(NamedTuple):
     deck: np.ndarray
     T: State
     learned: np.ndarray
+    base: object
+
+
+class Base(NamedTuple):
+    """The player a search plays games out with (a rollout's base), with arrays of its own: it
+    never touches the searcher's (a rollout keeps ``values``, ``order``, ``deck``, ``cand[1]``
+    and ``T`` in use while its base plays).
+
+    X : Scratch           the base player's scratch (:func:`new_scratch` of the base)
+    params : float64 (n,)  the base player's parameters
+    """
+
+    X: Scratch
+    params: np.ndarray
 
 
 def max_actions(level) -> int:
@@ -121,9 +137,14 @@ def max_actions(level) -> int:
 
 def new_scratch(level, player=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)
-    by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.model_for`)."""
+    by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.model_for`;
+    its base player's own scratch, if it has one)."""
     from .learned import empty_table, model_for
 
+    base = np.zeros(0, np.float64)
+    if player is not None and player.kind.base is not None:
+        bp = player.kind.base(player.params)
+        base = Base(new_scratch(level, bp), bp.params)
     actions = max_actions(level)
     return Scratch(
         np.zeros((MAX_DEPTH, level.cells), np.int64),
@@ -140,6 +161,7 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(level.deck_size, np.int8),
         new_state(level.cells),
         empty_table() if player is None else model_for(level, player),
+        base,
     )
 
 

@@ -12,12 +12,14 @@ import sys
 from numberup.players import PLAYERS
 
 # every player, and the parameters that reach more of its code: depth 2 walks chance nodes and
-# inner decisions (a sample keeps it quick); rollouts of both base players.
+# inner decisions (a sample keeps it quick); rollouts of every base player (a searching base
+# with a scratch of its own inside the rollout's).
 SPECS = {
     "random": ["random"],
     "greedy": ["greedy"],
     "expectimax": ["expectimax:k=8", "expectimax:depth=2,sample=2,k=4,objective=gold"],
-    "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold"],
+    "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold",
+                "rollout:n=6,base=expectimax,bk=2", "rollout:n=4,base=learned,bk=2,objective=gold"],
 }
 LEVELS = (19, 20, 3)
 

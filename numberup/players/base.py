@@ -65,7 +65,10 @@ class PlayerType:
     ``X.values`` with every action's estimate, so ``advise`` can rank the actions.
     ``variant``: for a player whose code depends on its parameters, a function ``params ->
     (name, kernel)`` choosing the kernel (``action`` is then the default parameters' one): a
-    variant compiles only its own code, under its own name.
+    variant compiles only its own code, under its own name. ``base``: for a player that plays
+    games out with another player (rollouts), a function ``params -> Player`` giving that base
+    player, whose own scratch and parameters it carries in ``X.base``
+    (:class:`numberup.search.Base`).
     """
 
     name: str
@@ -76,6 +79,7 @@ class PlayerType:
     tracks: bool = False
     advises: bool = False
     variant: Any = None
+    base: Any = None
     id: int = -1  # its place in the registry, set by :func:`numberup.players.register`
 
 

@@ -1,12 +1,23 @@
-"""The rollout player: Monte Carlo rollouts of every action by a simple base player.
+"""The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O``: every action is judged by playing the game out with the base
-player (random or greedy) on random orders of the unseen cards; a budget of about ``N``
-rollouts per decision is spread by successive halving (the worse half of the actions is dropped
-each round, so clearly bad moves stop early).
+``rollout:n=N,base=B,objective=O,bk=K``: every action is judged by playing the game out with the
+base player on random orders of the unseen cards; a budget of about ``N`` rollouts per decision
+is spread by successive halving (the worse half of the actions is dropped each round, so
+clearly bad moves stop early).
+
+The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
+the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
+base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
+of its own (``X.base``, :class:`numberup.search.Base`), never the rollout's arrays. A base that
+judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
+``k``): it decides at every card of every rollout, so it must be cheap. ``base=learned`` is the
+registry's ``learned`` player, or where there is none, expectimax with the learned evaluation
+(:data:`FALLBACKS`).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -15,25 +26,27 @@ from ..engine import (
     I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
     _may_discard, _result,
 )
-from ..jit import kernel
+from ..jit import kernel, specialize
 from ..rng import _mix, _next, _shuffle
-from ..search import _objective
+from ..search import MAX_K, _objective
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
-from .greedy import _greedy_action
-from .random import _random_action
+from .greedy import PLAYER as _GREEDY
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE = 0, 1, 2
-BASES = ("random", "greedy")  # the base players a rollout can call
-_BASE_GREEDY = BASES.index("greedy")
+R_N, R_BASE, R_OBJECTIVE, R_BK = 0, 1, 2, 3
+BASES = ("random", "greedy", "expectimax", "learned")  # the base players a rollout can call
+FALLBACKS = {"learned": "expectimax:eval=learned"}  # a base not in the registry (yet)
+DEFAULT_BK = 8
 MAX_N = 100_000
 
 
-@kernel
-def _rollout(p, geo, T, deck, cand, base, seed):
+def _rollout(p, geo, T, B, deck, cand, seed):
     """Play ``T`` (a copy of the state after an action) to the end with the base player, the
-    unseen cards coming in ``deck`` in a random order drawn from ``seed``; ``cand``: scratch for
-    the cells on offer. Returns the result."""
+    unseen cards coming in ``deck`` in a random order drawn from ``seed``; ``B``: the base
+    player's scratch and parameters (:class:`numberup.search.Base`); ``cand``: scratch for the
+    cells on offer. Returns the result.
+
+    A template: ``_BASE_ACTION`` is the base player's kernel, bound by :func:`_rollout_for`."""
     n = T.ints[I_UNSEEN]
     for j in range(n):
         deck[j] = T.unseen[j]
@@ -43,23 +56,21 @@ def _rollout(p, geo, T, deck, cand, base, seed):
     T.ints[I_DECK] = n
     while not _done(p, T):
         _begin_turn(p, geo, T, deck)
-        n_cand = _candidates(geo, T, cand)
-        if base == _BASE_GREEDY:
-            slot, cell = _greedy_action(p, geo, T, cand, n_cand, _may_discard(p, geo, T))
-        else:
-            slot, cell = _random_action(T, cand, n_cand, _may_discard(p, geo, T))
+        n_cand = _candidates(geo, T, cand)  # a copy: a searching base changes T's own lists
+        slot, cell = _BASE_ACTION(p, geo, T, B.X, cand, n_cand,  # noqa: F821
+                                  _may_discard(p, geo, T), B.params)
         _apply(p, geo, T, slot, cell)
     return _result(p, T)
 
 
-@kernel
 def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     """Successive halving over the actions with rollouts; ``X.values[a]`` := (mean, P(bronze),
-    P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count."""
+    P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count.
+
+    A template: ``_PLAY_OUT`` is :func:`_rollout` bound to the base (:func:`_rollout_for`)."""
     values = X.values
     T = X.T
     budget = np.int64(prm[R_N])
-    base = np.int64(prm[R_BASE])
     objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
     n_hand = S.ints[I_HAND]
     n_act = n_hand * n_cand + (1 if may_discard else 0)
@@ -86,8 +97,8 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
             for j in range(done_rollouts, done_rollouts + per):
                 _copy_state(S, T)
                 _apply(p, geo, T, slot, cell)
-                r = _rollout(p, geo, T, X.deck, X.cand[1], base,
-                             _mix(move_seed + np.uint64(j + 1) * np.uint64(0x9E3779B97F4A7C15)))
+                r = _PLAY_OUT(p, geo, T, X.base, X.deck, X.cand[1],  # noqa: F821
+                              _mix(move_seed + np.uint64(j + 1) * np.uint64(0x9E3779B97F4A7C15)))
                 values[a, 0] += r
                 values[a, 1] += r >= p[L.P_BRONZE]
                 values[a, 2] += r >= p[L.P_SILVER]
@@ -128,16 +139,54 @@ def _rollout_key(values, a, objective):
     return values[a, objective] / cnt + 1e-9 * values[a, 0] / cnt
 
 
+_KERNELS: dict[str, object] = {}
+_LOCK = threading.Lock()
+
+
+def _rollout_for(name: str, base_action):
+    """The rollout kernel whose rollouts are played by ``base_action`` (the kernel of the
+    base player whose game loop is named ``name``): compiled, and cached, once per base."""
+    with _LOCK:
+        action = _KERNELS.get(name)
+        if action is None:
+            play_out = specialize(_rollout, f"_rollout_{name}", _BASE_ACTION=base_action)
+            action = _KERNELS[name] = specialize(_rollout_action, f"_rollout_action_{name}",
+                                                 _PLAY_OUT=play_out)
+        return action
+
+
+def base_player(params):
+    """The base player of the rollout parameters ``params`` (a parsed spec, from the registry):
+    ``bk`` is its ``k`` when it takes one."""
+    from . import PLAYERS, parse_player
+
+    name = BASES[int(params[R_BASE])]
+    spec = name if name in PLAYERS else FALLBACKS[name]
+    if "k" in PLAYERS[spec.partition(":")[0]].params:
+        spec += ("," if ":" in spec else ":") + f"k={int(params[R_BK])}"
+    return parse_player(spec)
+
+
+def _by_base(params):
+    """The variant of the parameters: the rollout kernel of their base player's kernel."""
+    base = base_player(params)
+    return base.loop_name, _rollout_for(base.loop_name, base.action)
+
+
 PLAYER = PlayerType(
     "rollout",
     "Monte Carlo rollouts: every action is played out to the end by the base player on random "
     "orders of the unseen cards; successive halving spreads the budget",
-    _rollout_action,
+    _rollout_for(_GREEDY.name, _GREEDY.action),  # the default base, greedy
     {
         "n": Param(200, "rollouts per decision (about; spread over the actions)", minimum=1,
                    maximum=MAX_N),
-        "base": Param("greedy", "the player of the rollouts", choices=BASES),
+        "base": Param("greedy", "the player of the rollouts (learned: the learned player, or "
+                                "expectimax:eval=learned where there is none)", choices=BASES),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
+        "bk": Param(DEFAULT_BK, "random completions per line of a base that judges lines by "
+                                "them (expectimax, learned): its k; it decides at every card "
+                                "of every rollout", minimum=1, maximum=MAX_K),
     },
-    looks_ahead=True, tracks=True, advises=True,
+    looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )

@@ -1,0 +1,296 @@
+"""Rollouts over every base player (``rollout:base=random|greedy|expectimax|learned``).
+
+- A decision of the rollout kernel equals a plain-Python successive halving whose rollouts are
+  the base player itself (its parsed spec's kernel, a scratch of its own) playing the rest of
+  the game from the position, on the same orders of the cards to come: so the base plays with
+  its own parameters, and nothing it does touches the rollout's arrays.
+- Games of every base replay legally on all 20 levels, and the same seed gives the same games
+  whatever the number of jobs.
+- base=learned carries the level's model; bad base specs are refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import assert_one_line_error, run_main  # noqa: E402
+from replay import replay  # noqa: E402
+
+from numberup import learned as LE  # noqa: E402
+from numberup import levels as L  # noqa: E402
+from numberup.engine import (  # noqa: E402
+    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _deal,
+    _done, _may_discard, _result, new_state,
+)
+from numberup.grid import geometry  # noqa: E402
+from numberup.levels import get_level  # noqa: E402
+from numberup.players import PLAYERS, parse_player  # noqa: E402
+from numberup.players.rollout import BASES, base_player  # noqa: E402
+from numberup.rng import _below, _mix, _next, _shuffle  # noqa: E402
+from numberup.search import _objective, new_scratch  # noqa: E402
+from numberup.simulate import GameLog, play_batch, run  # noqa: E402
+
+LEVELS = range(1, 21)
+IDS = [f"level-{n}" for n in LEVELS]
+# a cheap spec per base (a few rollouts; a searching base with few completions)
+CHEAP = {
+    "random": "rollout:n=6,base=random",
+    "greedy": "rollout:n=6,objective=gold",
+    "expectimax": "rollout:n=3,base=expectimax,bk=2",
+    "learned": "rollout:n=3,base=learned,bk=2,objective=gold",
+}
+GOLDEN = 0x9E3779B97F4A7C15
+M64 = (1 << 64) - 1
+
+
+def test_every_base_has_a_cheap_spec():
+    assert set(CHEAP) == set(BASES)
+
+
+# -------------------------------------------------------------------------------------------
+# the rollout kernel against plain Python
+
+
+def _position(level: int, game: int, moves: int):
+    """The state of game ``game`` (seed 5) after ``moves`` random moves, at a decision: (state,
+    deck in draw order), as the game loop of a tracking player has them."""
+    lv, p, geo = get_level(level), L.PARAMS[level], geometry(get_level(level).size)
+    S, deck = new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
+    _deal(p, geo, S, deck, np.uint64(5), game, True)
+    cand = np.zeros(lv.cells, np.int64)
+    for _ in range(moves):
+        if _done(p, S):
+            break
+        _begin_turn(p, geo, S, deck)
+        n_cand = _candidates(geo, S, cand)
+        n_act = S.ints[I_HAND] * n_cand + (1 if _may_discard(p, geo, S) else 0)
+        a = int(_below(S.rng, n_act))
+        slot, cell = (0, -1) if a == S.ints[I_HAND] * n_cand else (a // n_cand, cand[a % n_cand])
+        _apply(p, geo, S, slot, cell)
+    if not _done(p, S):
+        _begin_turn(p, geo, S, deck)
+    return S, deck
+
+
+def _play_out(level: int, S, base, seed: int) -> int:
+    """The rest of the game from ``S`` (left as it is) by the player ``base`` itself, with a
+    scratch of its own, the unseen cards coming in the order a rollout of ``seed`` draws."""
+    lv, p, geo = get_level(level), L.PARAMS[level], geometry(get_level(level).size)
+    T = new_state(lv.cells)
+    _copy_state(S, T)
+    n = int(T.ints[I_UNSEEN])
+    deck = np.zeros(lv.deck_size, np.int8)
+    deck[:n] = T.unseen[:n]
+    T.rng[0] = np.uint64(seed)
+    _shuffle(T.rng, deck, n)
+    T.ints[I_NEXT], T.ints[I_DECK] = 0, n
+    X = new_scratch(lv, base)
+    cand = np.zeros(lv.cells, np.int64)
+    while not _done(p, T):
+        _begin_turn(p, geo, T, deck)
+        n_cand = _candidates(geo, T, cand)
+        slot, cell = base.action(p, geo, T, X, cand, n_cand, _may_discard(p, geo, T), base.params)
+        _apply(p, geo, T, slot, cell)
+    return int(_result(p, T))
+
+
+def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
+    """A rollout decision in plain Python: successive halving as the module doc says, every
+    rollout played by :func:`_play_out`. Returns (action, values: sums -> means, counts)."""
+    p = L.PARAMS[level]
+    player = parse_player(spec)
+    base = base_player(player.params)
+    budget = int(player.param("n"))
+    objective = int(_objective(p, S, ["mean", "bronze", "silver", "gold"].index(
+        player.param("objective"))))
+    n_hand = int(S.ints[I_HAND])
+    n_act = n_hand * n_cand + (1 if may_discard else 0)
+    values = np.zeros((n_act, 5))
+    rng = S.rng.copy()
+    move_seed = int(_next(rng))
+
+    def key(a):
+        cnt = max(values[a, 4], 1.0)
+        if objective == 0:
+            return values[a, 0] / cnt
+        return values[a, objective] / cnt + 1e-9 * values[a, 0] / cnt
+
+    def move(a):
+        return (0, -1) if a == n_hand * n_cand else (a // n_cand, int(cand[a % n_cand]))
+
+    alive = list(range(n_act))
+    rounds = max(1, (n_act - 1).bit_length())
+    done = 0
+    for _ in range(rounds):
+        if len(alive) == 1:
+            break
+        per = max(1, budget // (len(alive) * rounds))
+        for a in alive:
+            slot, cell = move(a)
+            for j in range(done, done + per):
+                T = new_state(get_level(level).cells)
+                _copy_state(S, T)
+                _apply(p, geometry(get_level(level).size), T, slot, cell)
+                seed = int(_mix(np.uint64((move_seed + (j + 1) * GOLDEN) & M64)))
+                r = _play_out(level, T, base, seed)
+                values[a] += (r, r >= p[L.P_BRONZE], r >= p[L.P_SILVER], r >= p[L.P_GOLD], 1)
+        done += per
+        alive = sorted(alive, key=key, reverse=True)[:(len(alive) + 1) // 2]
+    best = alive[0]
+    for a in alive:
+        if key(a) > key(best):
+            best = a
+    counts = values[:, 4].copy()
+    values[:, :4] /= np.maximum(counts, 1)[:, None]
+    return move(best), values
+
+
+@pytest.mark.parametrize("level, base, moves", [
+    (14, "expectimax", 9), (19, "expectimax", 14), (3, "learned", 12), (20, "learned", 20),
+    (8, "greedy", 16), (10, "random", 11),
+], ids=["level-14-expectimax", "level-19-expectimax", "level-3-learned", "level-20-learned",
+        "level-8-greedy", "level-10-random"])
+def test_rollout_decision_matches_python(level, base, moves):
+    """Random positions (a random number of random moves in): the kernel's action and every
+    action's estimates equal the plain-Python decision's."""
+    lv, p, geo = get_level(level), L.PARAMS[level], geometry(get_level(level).size)
+    spec = {"expectimax": "rollout:n=24,base=expectimax,bk=3",
+            "learned": "rollout:n=16,base=learned,bk=2,objective=gold"}.get(
+        base, f"rollout:n=30,base={base}")
+    for game in range(2):
+        S, deck = _position(level, game, moves + 3 * game)
+        if _done(p, S):
+            continue
+        player = parse_player(spec)
+        X = new_scratch(lv, player)
+        cand = X.cand[0]
+        n_cand = int(_candidates(geo, S, cand))
+        may_discard = bool(_may_discard(p, geo, S))
+        S0 = new_state(lv.cells)
+        _copy_state(S, S0)
+        S0.rng[:] = S.rng
+        ref_move, ref_values = _decide(level, S0, cand.copy(), n_cand, may_discard, spec)
+        slot, cell = player.action(p, geo, S, X, cand, n_cand, may_discard, player.params)
+        n_act = len(ref_values)
+        assert (int(slot), int(cell)) == ref_move
+        np.testing.assert_allclose(X.values[:n_act], ref_values, rtol=1e-12, atol=1e-12)
+        assert ref_values[:, 4].min() >= 1
+
+
+def test_rollout_leaves_the_position_alone():
+    """The decision (its base searching inside) restores the state it was given."""
+    lv, p, geo = get_level(18), L.PARAMS[18], geometry(get_level(18).size)
+    S, _ = _position(18, 0, 10)
+    before = [a.copy() for a in S]
+    player = parse_player("rollout:n=10,base=expectimax,bk=2")
+    X = new_scratch(lv, player)
+    n_cand = _candidates(geo, S, X.cand[0])
+    player.action(p, geo, S, X, X.cand[0], n_cand, _may_discard(p, geo, S), player.params)
+    for name, a, b in zip(S._fields, before, S):
+        if name != "rng":  # the decision draws its seed from the player's stream
+            assert np.array_equal(a, b), name
+
+
+# -------------------------------------------------------------------------------------------
+# games: legal on every level, the same whatever the jobs
+
+
+@pytest.mark.parametrize("base", BASES)
+@pytest.mark.parametrize("level", LEVELS, ids=IDS)
+def test_rollout_games_replay(level, base, tmp_path):
+    path = tmp_path / "games.jsonl"
+    log = GameLog(path)
+    result = run(get_level(level), parse_player(CHEAP[base]), 1, seed=13, jobs=1, sinks=[log])
+    log.close()
+    records = [json.loads(line) for line in open(path)]
+    assert len(records) == 1
+    for r in records:
+        replay(r)
+    assert [r["score"] for r in records] == result.all_scores.tolist()
+
+
+@pytest.mark.parametrize("level, base, games", [
+    (3, "expectimax", 4), (3, "learned", 4), (18, "expectimax", 2),
+], ids=["level-3-expectimax", "level-3-learned", "level-18-expectimax"])
+def test_same_games_whatever_the_jobs(level, base, games):
+    lv, player = get_level(level), parse_player(CHEAP[base])
+    one = run(lv, player, games, seed=21, jobs=1, chunk=games)
+    two = run(lv, player, games, seed=21, jobs=2, chunk=1)
+    assert one.all_scores.tolist() == two.all_scores.tolist()
+    whole = play_batch(lv, player, 21, 0, games, 1)
+    with ThreadPoolExecutor(2) as pool:  # two blocks on two threads: the same moves
+        split = play_batch(lv, player, 21, 0, games, 2, pool=pool)
+    assert np.array_equal(whole.moves, split.moves)
+    assert whole.scores.tolist() == one.all_scores.tolist()
+
+
+def test_bases_play_differently():
+    """Each base is its own player in the rollouts: on the same decks the games differ."""
+    lv = get_level(14)
+    games = {b: run(lv, parse_player(CHEAP[b].replace("objective=gold", "objective=mean")), 3,
+                    seed=4, jobs=1).all_scores.tolist() for b in ("random", "greedy", "expectimax")}
+    assert len({tuple(g) for g in games.values()}) == 3, games
+
+
+# -------------------------------------------------------------------------------------------
+# the base player, its model, bad specs
+
+
+def test_base_player_from_the_registry():
+    assert base_player(parse_player("rollout").params).spec == "greedy"
+    assert base_player(parse_player("rollout:base=random").params).spec == "random"
+    assert base_player(parse_player("rollout:base=expectimax,bk=5").params).spec == "expectimax:k=5"
+    learned = base_player(parse_player("rollout:base=learned,bk=3").params)
+    if "learned" in PLAYERS:
+        assert learned.kind.name == "learned"
+    else:
+        assert learned.spec == "expectimax:k=3,eval=learned"
+    # the default spec and its loop are as before the bases
+    assert parse_player("rollout:n=200").spec == "rollout:n=200"
+
+
+def test_base_learned_carries_the_model():
+    lv = get_level(17)
+    player = parse_player("rollout:base=learned")
+    table = LE.load_table(17)
+    assert np.array_equal(LE.model_for(lv, player), table)
+    X = new_scratch(lv, player)
+    assert np.array_equal(X.base.X.learned, table)
+    assert new_scratch(lv, parse_player("rollout:base=expectimax")).base.X.learned.shape[0] == 0
+
+
+def test_base_scratch_is_its_own():
+    X = new_scratch(get_level(20), parse_player("rollout:base=expectimax,bk=4"))
+    B = X.base
+    assert B.params[list(PLAYERS["expectimax"].params).index("k")] == 4
+    mine = [a for a in X if isinstance(a, np.ndarray)] + list(X.T)
+    theirs = [a for a in B.X if isinstance(a, np.ndarray)] + list(B.X.T)
+    assert not any(np.shares_memory(a, b) for a in mine for b in theirs if a.size and b.size)
+
+
+@pytest.mark.parametrize("spec, names", [
+    ("rollout:base=minimax", ("minimax", "learned")),
+    ("rollout:base=expectimax,bk=0", ("bk",)),
+    ("rollout:bk=many", ("bk",)),
+])
+def test_bad_base_specs(spec, names, capsys):
+    code, out, err = run_main(["simulate", "--level", "3", "-n", "2", "-p", spec], capsys)
+    assert_one_line_error(code, out, err, must_name=names)
+
+
+def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(LE, "MODELS", tmp_path)
+    LE.load_table.cache_clear()
+    try:
+        code, out, err = run_main(["compare", "--level", "6", "-n", "2", "-p", "greedy",
+                                   "-p", "rollout:base=learned"], capsys)
+    finally:
+        LE.load_table.cache_clear()
+    assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))
