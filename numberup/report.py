@@ -157,15 +157,20 @@ def advice_table(advice: dict):
     for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
                 "games"):
         table.add_column(col, justify="right")
+    rest = 0
     for k, a in enumerate(advice["actions"], 1):
         cell = "discard" if a["cell"] is None else f"{a['cell'][0]}, {a['cell'][1]}"
         e = a["estimate"]
         if e is None:
-            table.add_row(str(k), a["card"], cell, "-", "-", "-", "not estimated", "")
+            rest += 1
             continue
         table.add_row(str(k), a["card"], cell, f"{e['mean']:.1f} ± {e['mean_moe']:.1f}",
                       pct(e["p_bronze"]), pct(e["p_silver"]),
                       pct(e["p_gold"], e["p_gold_lo"], e["p_gold_hi"]), f"{e['n']:,}")
+    if rest:
+        table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} ranked lower, not "
+                          f"estimated (--estimate all estimates every action; --json lists "
+                          f"them all).")
     return table
 
 

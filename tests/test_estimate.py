@@ -177,7 +177,10 @@ def test_advise_command_names_the_player_of_its_estimates():
     assert first["n"] == 40 and data["actions"][2]["estimate"] is None
     text = invoke(args, input=grid)
     assert "ranked by expectimax" in text and "what greedy reaches" in text
-    assert "not estimated" in text and "±" in text
+    rows = [ln for ln in text.splitlines() if ln.startswith("│")]
+    assert len(rows) == 2 and all("±" in r for r in rows)
+    rest = len(data["actions"]) - 2
+    assert f"{rest} more action{'s' if rest > 1 else ''} ranked lower, not estimated" in text
 
 
 @pytest.mark.parametrize("extra, names", [
