@@ -100,3 +100,19 @@ def test_calibrate_bad_input(extra, names, capsys, tmp_path, monkeypatch):
     code, out, err = run_main(["calibrate", "-l", "14", "--games", "2", *extra], capsys)
     assert_one_line_error(code, out, err, names)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_reliability_plot_draws_the_table(pred):
+    from matplotlib.container import ErrorbarContainer
+
+    from numberup.calibrate import reliability_plot
+
+    table = reliability(pred, bins=4)
+    plot = reliability_plot(table)
+    ax = plot.figure.axes[0]
+    curves = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(curves) == 1 and curves[0].get_label().startswith(f"level {LEVEL}: predicted")
+    x, y = curves[0].lines[0].get_data()
+    bins = table[table["bin"] != "all"]
+    assert list(x) == pytest.approx(bins["mean_predicted"].tolist())
+    assert list(y) == pytest.approx(bins["observed"].tolist())
