@@ -6,14 +6,14 @@ import sys
 
 import click
 
-from .common import (LevelsParam, check_out_file, echo_json, games_option, jobs_option,
-                     print_rich, progress_bar, seed_option)
+from .common import (LevelsParam, TextFile, check_out_file, echo_json, games_option,
+                     jobs_option, print_rich, progress_bar, seed_option)
 from .main import cli
 
 
 @cli.command()
-@click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
-              help="Level(s): 14, a list 3,14,17 or 'all'.")
+@click.option("--level", "-l", "levels", type=LevelsParam(), default=None,
+              help="Level(s): 14, a list 3,14,17 or 'all' (with --from: the levels to keep).")
 @click.option("--for", "for_player", default="expectimax", show_default=True, metavar="SPEC",
               help="The player that plays the games and whose continuations give the "
                    "estimates (as advise --for).")
@@ -33,11 +33,14 @@ from .main import cli
               metavar="PNG|SVG", help="Write the reliability plot here.")
 @click.option("--predictions", "pred_path", type=click.Path(dir_okay=False), default=None,
               metavar="CSV", help="Write every prediction here (one row per decision drawn).")
+@click.option("--from", "from_files", multiple=True, type=TextFile(), metavar="CSV",
+              help="Bin and plot the predictions written by --predictions (repeatable) "
+                   "instead of playing games.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def calibrate(levels, for_player, games, seed, continuations, decisions, bins, jobs, out,
-              plot_path, pred_path, progress, as_json):
+              plot_path, pred_path, from_files, progress, as_json):
     """Are advise's estimates calibrated? Predicted P(gold) against what then happened.
 
     The player of --for plays --games seeded games per level (the deals of 'numberup
@@ -49,8 +52,9 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
     in Gold.
 
     The table gives per level and bin of predicted P(gold) the number of predictions, their
-    mean, the observed rate of Gold with its 95% Wilson interval and observed - predicted;
-    the row 'all' is calibration in the large. --plot draws the reliability plot.
+    mean, the observed rate of Gold with its 95% Wilson interval and observed - predicted with
+    its 95% interval (from each decision's gold - prediction); the row 'all' is calibration in
+    the large. --plot draws the reliability plot; --from bins predictions saved before.
 
     \b
     Example:
@@ -60,6 +64,8 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
     from numberup.players import parse_player
     from numberup.simulate import set_jobs
 
+    if not levels and not from_files:
+        raise click.UsageError("give --level (the levels to play) or --from (predictions)")
     player = parse_player(for_player)
     out = check_out_file(out, "--out")
     pred_path = check_out_file(pred_path, "--predictions")
@@ -68,28 +74,13 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
 
         plot_path, fmt = _output_path(plot_path, None)
     threads = set_jobs(jobs)
-    from numberup.learned import model_for
-    from numberup.levels import get_level
+    if from_files:
+        pred = _read_predictions(from_files, levels)
+    else:
+        pred = _play(levels, player, games, seed, continuations, decisions, threads, progress)
+    from numberup.calibrate import reliability
 
-    for level in levels:  # a missing model fails before any game is played
-        model_for(get_level(level), player)
-    import pandas as pd
-
-    from numberup.calibrate import predictions, reliability
-
-    if progress is None:
-        progress = sys.stderr.isatty()
-    parts = []
-    with progress_bar(progress) as bar:
-        for level in levels:
-            task = bar.add_task(f"level {level}", total=games) if bar else None
-            step = (lambda n, t=task: bar.advance(t, n)) if bar else None
-            parts.append(predictions(level, player, games, seed, continuations=continuations,
-                                     decisions=decisions, jobs=threads, progress=step))
-    pred = pd.concat(parts, ignore_index=True)
     table = reliability(pred, bins)
-    table.insert(2, "seed", seed)
-    table.insert(3, "continuations", continuations)
     if pred_path is not None:
         pred.to_csv(pred_path, index=False, float_format="%.6g")
     if out is not None:
@@ -104,14 +95,68 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
     from numberup.report import pct
     from rich.table import Table
 
+    runs = ", ".join(dict.fromkeys(f"{r.policy}, seed {r.seed}, {r.continuations} "
+                                   f"continuations per prediction" for r in table.itertuples()))
     t = Table(title=f"numberup calibrate: predicted P(gold) of the move played against Gold "
-                    f"({player.spec}, seed {seed}, {continuations} continuations per "
-                    f"prediction)", title_justify="left")
+                    f"({runs})", title_justify="left")
     for col in ("level", "bin", "predictions", "mean predicted", "observed [95%]",
-                "observed - predicted"):
+                "observed - predicted [95%]"):
         t.add_column(col, justify="right")
     for r in table.itertuples():
         where = "all" if r.bin == "all" else f"{100 * r.bin_lo:.0f}-{100 * r.bin_hi:.0f}%"
         t.add_row(str(r.level), where, f"{r.predictions:,}", pct(r.mean_predicted),
-                  pct(r.observed, r.observed_lo, r.observed_hi), f"{100 * r.difference:+.1f}")
+                  pct(r.observed, r.observed_lo, r.observed_hi),
+                  f"{100 * r.difference:+.1f} [{100 * r.difference_lo:+.1f}, "
+                  f"{100 * r.difference_hi:+.1f}]")
     print_rich(t)
+
+
+def _play(levels, player, games, seed, continuations, decisions, threads, progress):
+    """The predictions of games played now, level after level, with a progress bar."""
+    import pandas as pd
+
+    from numberup.calibrate import predictions
+    from numberup.learned import model_for
+    from numberup.levels import get_level
+
+    for level in levels:  # a missing model fails before any game is played
+        model_for(get_level(level), player)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    parts = []
+    with progress_bar(progress) as bar:
+        for level in levels:
+            task = bar.add_task(f"level {level}", total=games) if bar else None
+            step = (lambda n, t=task: bar.advance(t, n)) if bar else None
+            parts.append(predictions(level, player, games, seed, continuations=continuations,
+                                     decisions=decisions, jobs=threads, progress=step))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _read_predictions(files, levels):
+    """The predictions of --from files (--predictions' format), of ``levels`` (None: all)."""
+    import io
+
+    import pandas as pd
+
+    from numberup.calibrate import PREDICTION_COLUMNS
+    from numberup.cards import InputError
+
+    parts = []
+    for f in files:
+        try:
+            frame = pd.read_csv(io.StringIO(f.read()))
+        except (ValueError, pd.errors.ParserError) as err:
+            raise InputError(f"{f.name}: not a table of predictions ({err})") from None
+        missing = [c for c in PREDICTION_COLUMNS if c not in frame.columns]
+        if missing:
+            raise InputError(f"{f.name}: not a table of predictions (no column "
+                             f"{', '.join(missing)}; calibrate --predictions writes one)")
+        parts.append(frame)
+    pred = pd.concat(parts, ignore_index=True)
+    if levels:
+        pred = pred[pred["level"].isin(levels)].reset_index(drop=True)
+        if pred.empty:
+            raise InputError(f"no predictions of level {', '.join(map(str, levels))} in "
+                             f"{', '.join(f.name for f in files)}")
+    return pred

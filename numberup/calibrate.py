@@ -21,10 +21,11 @@ from . import levels as L
 from .levels import get_level
 
 BINS = 10  # predictions binned by P(gold): [0, 0.1), ..., [0.9, 1]
-PREDICTION_COLUMNS = ["level", "policy", "game", "decision", "cards_left", "predicted_mean",
-                      "predicted_gold", "score", "gold"]
-TABLE_COLUMNS = ["level", "policy", "bin", "bin_lo", "bin_hi", "predictions", "mean_predicted",
-                 "observed", "observed_lo", "observed_hi", "difference"]
+PREDICTION_COLUMNS = ["level", "policy", "seed", "continuations", "game", "decision",
+                      "cards_left", "predicted_mean", "predicted_gold", "score", "gold"]
+TABLE_COLUMNS = ["level", "policy", "seed", "continuations", "bin", "bin_lo", "bin_hi", "predictions", "mean_predicted",
+                 "observed", "observed_lo", "observed_hi", "difference", "difference_lo",
+                 "difference_hi"]
 
 
 def _decision_seed(seed: int, game: int, decision: int) -> int:
@@ -81,7 +82,8 @@ def predictions(level: int, player, games: int, seed: int, *, continuations: int
                 m += 1
             res = unit.results(S, slot, cell, seeds(_decision_seed(seed, g, d), continuations))
             score = int(batch.scores[g])
-            rows.append((lv.number, player.spec, g, d, n_moves - d, float(res.mean()),
+            rows.append((lv.number, player.spec, seed, continuations, g, d, n_moves - d,
+                         float(res.mean()),
                          float((res >= gold).mean()), score, int(score >= gold)))
         return rows
 
@@ -105,16 +107,20 @@ def predictions(level: int, player, games: int, seed: int, *, continuations: int
 
 
 def reliability(pred, bins: int = BINS):
-    """Per level and player, per bin of predicted P(gold) (``TABLE_COLUMNS``): how many
+    """Per level, player, seed and continuations, per bin of predicted P(gold) (``TABLE_COLUMNS``): how many
     predictions, their mean, the observed rate of Gold with its 95% Wilson interval, and
-    observed minus predicted; bins without predictions are left out. The row ``bin = 'all'``
-    holds every prediction of the level: calibration in the large."""
+    observed minus predicted with a 95% interval (normal, from the decisions' own differences
+    gold - prediction: the test of calibration, narrower than the observed rate's interval
+    because a prediction explains part of each game's outcome); bins without predictions are
+    left out. The row ``bin = 'all'`` holds every prediction of the level: calibration in the
+    large."""
     import pandas as pd
 
-    from .stats import wilson
+    from .stats import Z95, wilson
 
     rows = []
-    for (level, policy), g in pred.groupby(["level", "policy"], sort=False):
+    for (level, policy, seed, m), g in pred.groupby(["level", "policy", "seed", "continuations"],
+                                                     sort=False):
         x = g["predicted_gold"].to_numpy(np.float64)
         y = g["gold"].to_numpy(np.int64)
         which = np.minimum((x * bins).astype(np.int64), bins - 1)
@@ -127,8 +133,11 @@ def reliability(pred, bins: int = BINS):
             k = int(y[mask].sum())
             olo, ohi = wilson(k, n)
             mean_pred = float(x[mask].mean())
-            rows.append((int(level), policy, name, lo, hi, n, mean_pred, k / n, olo, ohi,
-                         k / n - mean_pred))
+            diff = y[mask] - x[mask]
+            half = Z95 * float(diff.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
+            rows.append((int(level), policy, int(seed), int(m), name, lo, hi, n, mean_pred,
+                         k / n, olo, ohi,
+                         k / n - mean_pred, k / n - mean_pred - half, k / n - mean_pred + half))
     return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
 
@@ -153,8 +162,9 @@ def reliability_plot(table, title: str | None = None):
                          b["observed_hi"].to_numpy(np.float64) - y])
         who = "" if len(set(table["policy"])) == 1 else f" {policy}"
         label = (f"level {level}{who}: predicted {100 * every['mean_predicted']:.1f}%, "
-                 f"observed {100 * every['observed']:.1f}% "
-                 f"[{100 * every['observed_lo']:.1f}-{100 * every['observed_hi']:.1f}], "
+                 f"observed {100 * every['observed']:.1f}%, difference "
+                 f"{100 * every['difference']:+.1f} [{100 * every['difference_lo']:+.1f}, "
+                 f"{100 * every['difference_hi']:+.1f}] points, "
                  f"{int(every['predictions']):,} decisions")
         ax.errorbar(x, y, yerr=err, color=PALETTE[i % len(PALETTE)], marker="o", markersize=4,
                     linewidth=1.2, capsize=2, label=label)

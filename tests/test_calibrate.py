@@ -72,6 +72,11 @@ def test_reliability_table(pred):
         assert (r.observed_lo, r.observed_hi) == pytest.approx(wilson(k, len(inside)))
         assert r.observed_lo <= r.observed <= r.observed_hi
         assert r.difference == pytest.approx(r.observed - r.mean_predicted)
+        if len(inside) > 1:
+            d = inside["gold"] - inside["predicted_gold"]
+            half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d))
+            assert (r.difference_lo, r.difference_hi) == pytest.approx(
+                (d.mean() - half, d.mean() + half))
 
 
 def test_calibrate_command(tmp_path):
@@ -86,6 +91,11 @@ def test_calibrate_command(tmp_path):
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = invoke(args)
     assert "observed - predicted" in text and "greedy" in text
+    # the predictions saved, binned again without playing: the same table
+    saved = tmp_path / "p.csv"
+    invoke(args + ["--predictions", str(saved)])
+    again = json.loads(invoke(["calibrate", "--from", str(saved), "--bins", "5", "--json"]))
+    assert again == rows
 
 
 @pytest.mark.parametrize("extra, names", [
@@ -94,12 +104,25 @@ def test_calibrate_command(tmp_path):
     (["--decisions", "0"], ["--decisions"]),
     (["--plot", "x.pdf"], ["x.pdf"]),
     (["--out", "/nonexistent/c.csv"], ["/nonexistent"]),
-], ids=["player", "games", "decisions", "plot-suffix", "out-dir"])
+    (["--from", "/nonexistent/p.csv"], ["/nonexistent/p.csv"]),
+], ids=["player", "games", "decisions", "plot-suffix", "out-dir", "from-missing"])
 def test_calibrate_bad_input(extra, names, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_main(["calibrate", "-l", "14", "--games", "2", *extra], capsys)
     assert_one_line_error(code, out, err, names)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrate_from_bad_tables(capsys, tmp_path, pred):
+    notes = tmp_path / "notes.csv"
+    notes.write_text("a,b\n1,2\n")
+    some = tmp_path / "p.csv"
+    pred.to_csv(some, index=False)
+    for argv, names in ((["--from", str(notes)], ["notes.csv", "predictions"]),
+                        (["--from", str(some), "-l", "3"], ["level 3"]),
+                        ([], ["--level", "--from"])):
+        code, out, err = run_main(["calibrate", *argv], capsys)
+        assert_one_line_error(code, out, err, names)
 
 
 def test_reliability_plot_draws_the_table(pred):
