@@ -109,11 +109,12 @@ def predictions(level: int, player, games: int, seed: int, *, continuations: int
 def reliability(pred, bins: int = BINS):
     """Per level, player, seed and continuations, per bin of predicted P(gold) (``TABLE_COLUMNS``): how many
     predictions, their mean, the observed rate of Gold with its 95% Wilson interval, and
-    observed minus predicted with a 95% interval (normal, from the decisions' own differences
-    gold - prediction: the test of calibration, narrower than the observed rate's interval
-    because a prediction explains part of each game's outcome); bins without predictions are
-    left out. The row ``bin = 'all'`` holds every prediction of the level: calibration in the
-    large."""
+    observed minus predicted with a 95% interval; bins without predictions are left out. The
+    row ``bin = 'all'`` holds every prediction of the level: calibration in the large. Its
+    difference's interval is the normal one of the mean of gold - prediction over the
+    decisions (the predictions vary widely there, and each explains part of its game's
+    outcome, so it is narrower than the observed rate's); a bin's is the observed rate's
+    Wilson interval less the mean prediction (within a bin the predictions are close)."""
     import pandas as pd
 
     from .stats import Z95, wilson
@@ -133,11 +134,13 @@ def reliability(pred, bins: int = BINS):
             k = int(y[mask].sum())
             olo, ohi = wilson(k, n)
             mean_pred = float(x[mask].mean())
-            diff = y[mask] - x[mask]
-            half = Z95 * float(diff.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
+            if name == "all" and n > 1:
+                half = Z95 * float((y - x).std(ddof=1)) / np.sqrt(n)
+                dlo, dhi = k / n - mean_pred - half, k / n - mean_pred + half
+            else:
+                dlo, dhi = olo - mean_pred, ohi - mean_pred
             rows.append((int(level), policy, int(seed), int(m), name, lo, hi, n, mean_pred,
-                         k / n, olo, ohi,
-                         k / n - mean_pred, k / n - mean_pred - half, k / n - mean_pred + half))
+                         k / n, olo, ohi, k / n - mean_pred, dlo, dhi))
     return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
 
@@ -147,7 +150,7 @@ def reliability_plot(table, title: str | None = None):
     gives each level's calibration in the large. Returns a :class:`numberup.plots.Plot`."""
     from .plots import PALETTE, Plot, _figure, _percent_axis
 
-    fig, axes = _figure(6.2, 5.6)
+    fig, axes = _figure(6.4, 7.0)
     ax = axes[0, 0]
     ax.plot([0, 1], [0, 1], color="#888888", linewidth=1, linestyle="--",
             label="perfect calibration")
@@ -176,7 +179,8 @@ def reliability_plot(table, title: str | None = None):
     ax.set_xlabel("predicted P(gold) of the move played (mean of the bin)")
     ax.set_ylabel("observed: games that reached Gold (95% interval)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, frameon=False, loc="upper left")
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", fontsize=7, frameon=False)
     players = ", ".join(dict.fromkeys(table["policy"]))
     ax.set_title(title or f"Reliability of advise's P(gold), games of {players}",
                  fontsize=10, loc="left")

@@ -72,11 +72,12 @@ def test_reliability_table(pred):
         assert (r.observed_lo, r.observed_hi) == pytest.approx(wilson(k, len(inside)))
         assert r.observed_lo <= r.observed <= r.observed_hi
         assert r.difference == pytest.approx(r.observed - r.mean_predicted)
-        if len(inside) > 1:
-            d = inside["gold"] - inside["predicted_gold"]
-            half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d))
-            assert (r.difference_lo, r.difference_hi) == pytest.approx(
-                (d.mean() - half, d.mean() + half))
+        assert (r.difference_lo, r.difference_hi) == pytest.approx(
+            (r.observed_lo - r.mean_predicted, r.observed_hi - r.mean_predicted))
+    d = pred["gold"] - pred["predicted_gold"]
+    half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d))
+    assert (every["difference_lo"], every["difference_hi"]) == pytest.approx(
+        (d.mean() - half, d.mean() + half))
 
 
 def test_calibrate_command(tmp_path):
