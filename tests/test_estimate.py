@@ -197,3 +197,13 @@ def test_advise_bad_estimate_options(extra, names, capsys, tmp_path):
     grid.write_text(text)
     code, out, err = run_main(["advise", "-l", "14", "--card", hand, *extra, str(grid)], capsys)
     assert_one_line_error(code, out, err, must_name=names)
+
+
+def test_advise_command_defaults_are_the_library_defaults():
+    """The CLI spells its defaults out (so --help loads no numba); they must be advise's."""
+    from numberup import advise as A
+    from numberup_cli.main import cli
+
+    opts = {p.name: p.default for p in cli.commands["advise"].params}
+    assert (opts["policy"], opts["for_player"], int(opts["estimate"]), opts["continuations"]) == (
+        A.DEFAULT_ADVISOR, A.DEFAULT_FOR, A.DEFAULT_ESTIMATE, A.DEFAULT_CONTINUATIONS)
