@@ -42,6 +42,7 @@ def main(argv=None) -> None:
     from . import hindsight  # noqa: F401  (registers hindsight)
     from . import runs  # noqa: F401  (registers merge)
     from . import train  # noqa: F401  (registers train)
+    from . import calibrate  # noqa: F401  (registers calibrate)
 
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)

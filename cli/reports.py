@@ -14,9 +14,9 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from .common import (LevelsParam, check_out_file, check_out_paths, dask_option, echo_json,
-                     games_option, jobs_option, print_rich, resume_option, run_runs, seed_option,
-                     write_summary)
+from .common import (LevelsParam, TextFile, check_out_file, check_out_paths, dask_option,
+                     echo_json, games_option, jobs_option, print_rich, resume_option, run_runs,
+                     seed_option, write_summary)
 from .main import cli
 
 RUN_ONLY = ("games", "seed", "jobs", "out", "resume", "dask")  # options that only make sense when playing games
@@ -262,30 +262,67 @@ def medals(from_dirs, levels, policies, games, seed, jobs, out, resume, progress
 
 @plot.command()
 @_run_options
+@click.option("--summary", "summary_file", type=TextFile(), default=None, metavar="CSV",
+              help="Read a summary table instead (e.g. results/summary.csv, or the "
+                   "summary.csv of 'numberup simulate --out DIR').")
 @_plot_options
-def budget(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask, output,
-           fmt, title, as_json):
-    """Mean result and P(gold) against seconds per game (log axis), players of one level.
+def budget(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask,
+           summary_file, output, fmt, title, as_json):
+    """Mean result and P(gold) against seconds per game (log axis), every player of one level.
 
-    The budget curve of search players: e.g. rollout:n=50, rollout:n=200, rollout:n=800 are
-    joined in order of cost; other players are single points. Seconds per game are wall time
-    with the run's threads: compare runs made with the same --jobs on one machine.
+    Every player is a point of its own, named in the legend by its spec (a colour per family,
+    a marker per member); players that differ only in numeric parameters (a budget: e.g.
+    rollout:n=50, rollout:n=200, rollout:n=800) are joined in order of cost. Seconds per game
+    are wall time with the run's threads: compare runs made with the same --jobs on one
+    machine.
 
     \b
     Examples:
+      numberup plot budget --summary results/summary.csv --level 17 --output budget-17.png
       numberup plot budget --level 14 -p greedy -p rollout:n=50 -p rollout:n=200 --games 500
       numberup plot budget --from runs/l14-budget --output budget.svg
     """
     if levels and len(levels) != 1:
         raise click.BadParameter("a budget plot shows one level", param_hint="--level")
     path, fmt = _output_path(output, fmt)
-    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
-                                  need="summary", resume=resume, dask=dask)
+    if summary_file is not None:
+        summary, chosen, where = _summary_table(summary_file, from_dirs, policies)
+    else:
+        runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out,
+                                      progress, need="summary", resume=resume, dask=dask)
+        summary = runs.summary
     from numberup.plots import budget_plot
 
-    level = _one_level(levels, runs.summary)
-    fig = _library_call(budget_plot, runs.summary, level, policies=chosen, title=title)
+    level = _one_level(levels, summary)
+    fig = _library_call(budget_plot, summary, level, policies=chosen, title=title)
     _finish(fig, path, fmt, where, f"budget-level{level}", as_json)
+
+
+def _summary_table(summary_file, from_dirs, policies):
+    """--summary CSV: the table (checked for the columns a plot needs), the players to show
+    (None: all) and the directory for a default output file."""
+    import io
+
+    import pandas as pd
+
+    from numberup.cards import InputError
+    from numberup.catalog import read_summary
+
+    ctx = click.get_current_context()
+    for name in RUN_ONLY + ("from_dirs",):
+        if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None):
+            flag = "--from" if name == "from_dirs" else f"--{name}"
+            raise click.UsageError(f"{flag} cannot be combined with --summary (the figures "
+                                   f"are read from the table)")
+    text = summary_file.read()
+    read_summary(text, summary_file.name)  # the needed columns and numbers, or one line
+    try:
+        table = pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as err:
+        raise InputError(f"{summary_file.name}: not a readable table ({err})") from None
+    chosen = list(dict.fromkeys(_canonical(p) for p in policies)) or None
+    where = Path(summary_file.name).parent if summary_file.name != "-" else Path(".")
+    return table, chosen, where
 
 
 @cli.command()

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .levels import CHAPTERS, MEDALS, get_level
-from .stats import Z95, medal_counts
+from .stats import medal_counts
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour
 # vision deficiency. Black is last: it is kept for the medal lines' text.
@@ -392,107 +392,8 @@ def medals_plot(summary, *, policies=None, levels=None, style: str = "panels",
 
 
 # ---------------------------------------------------------------------------------------------
-# Budget: score and Gold odds against compute per game
-
-
-def budget_family(spec: str) -> str:
-    """The spec without its numeric parameters: the players that differ only in a budget
-    form one curve. ``budget_family('rollout:n=200,base=greedy') -> 'rollout:base=greedy'``."""
-    name, _, rest = spec.partition(":")
-    kept = []
-    for item in filter(None, (x.strip() for x in rest.split(","))):
-        value = item.partition("=")[2].strip()
-        try:
-            float(value)
-        except ValueError:
-            kept.append(item)
-    return name + (":" + ",".join(kept) if kept else "")
-
-
-def budget_plot(summary, level: int, *, policies=None, title: str | None = None) -> Plot:
-    """Mean result and P(gold) of each player of one level against its seconds per game (log
-    axis): the searchers' budget curve. Players of one family (specs equal but for numeric
-    parameters, e.g. ``rollout:n=50``, ``rollout:n=200``; see :func:`budget_family`) are
-    joined by a line in order of cost.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        The summary table: ``level, policy, games, mean, se, p_gold, seconds_per_game`` (and
-        ``p_gold_lo/hi`` when present). Seconds per game are wall time over games with the
-        threads of that run: compare runs made with the same ``--jobs`` on one machine.
-
-    Data: one row per player: ``level, policy, family, games, seconds_per_game, mean, se,
-    p_gold`` (and ``p_gold_lo, p_gold_hi``), ordered by seconds per game.
-    """
-    import pandas as pd
-
-    lv = get_level(level)
-    rows = _one_level(summary, lv.number, "summary")
-    players = _policies(rows, policies)
-    rows = rows[rows["policy"].isin(players)]
-    bad = rows[~(rows["seconds_per_game"].astype(float) > 0)]
-    if not bad.empty:
-        raise ValueError(f"level {lv.number} {bad['policy'].iloc[0]}: seconds_per_game is "
-                         f"{bad['seconds_per_game'].iloc[0]}, which a log axis cannot show")
-    cols = [c for c in ("level", "policy", "games", "seconds_per_game", "mean", "se", "p_gold",
-                        "p_gold_lo", "p_gold_hi") if c in rows.columns]
-    data = rows[cols].sort_values("seconds_per_game", kind="stable").reset_index(drop=True)
-    data.insert(2, "family", [budget_family(p) for p in data["policy"]])
-    data["level"] = data["level"].astype(int)
-    families = list(dict.fromkeys(data["family"]))
-    colours = _colours(families)
-    fig, axes = _figure(10, 4.4, 1, 2, sharex=True)
-    ax_mean, ax_gold = axes[0, 0], axes[0, 1]
-    for fam in families:
-        r = data[data["family"] == fam]
-        x = r["seconds_per_game"].to_numpy(dtype=np.float64)
-        mean = r["mean"].to_numpy(dtype=np.float64)
-        se = r["se"].to_numpy(dtype=np.float64) if "se" in r.columns else None
-        gold = r["p_gold"].to_numpy(dtype=np.float64)
-        gerr = None
-        if "p_gold_lo" in r.columns:
-            gerr = np.vstack([gold - r["p_gold_lo"].to_numpy(dtype=np.float64),
-                              r["p_gold_hi"].to_numpy(dtype=np.float64) - gold])
-        kw = {"color": colours[fam], "marker": "o", "linewidth": 1.5, "capsize": 3,
-              "linestyle": "-" if len(r) > 1 else "none"}
-        ax_mean.errorbar(x, mean, yerr=None if se is None else Z95 * np.nan_to_num(se),
-                         label=fam, **kw)
-        ax_gold.errorbar(x, gold, yerr=gerr, label=fam, **kw)
-        for xi, yi, yg, name in zip(x, mean, gold, r["policy"]):
-            text = name if name == fam else name.partition(":")[2]
-            for ax, y in ((ax_mean, yi), (ax_gold, yg)):
-                ax.annotate(text, (xi, y), textcoords="offset points", xytext=(5, 5),
-                            fontsize=7, color=colours[fam])
-    for m, t in zip(MEDALS, lv.medals):
-        ax_mean.axhline(t, color=MEDAL_COLOURS[m], linestyle=MEDAL_STYLES[m], linewidth=1.2,
-                        label=f"{m.capitalize()} >= {t}")
-    seconds = data["seconds_per_game"].to_numpy(dtype=np.float64)
-    # Whole decades, so that the log axis always shows labelled powers of ten.
-    xlim = (10.0 ** math.floor(math.log10(seconds.min()) - 0.1),
-            10.0 ** math.ceil(math.log10(seconds.max()) + 0.1))
-    from matplotlib.ticker import LogLocator, NullFormatter
-
-    for ax in (ax_mean, ax_gold):
-        ax.set_xscale("log")
-        ax.set_xlim(*xlim)
-        ax.xaxis.set_major_locator(LogLocator(base=10))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("seconds per game (wall time, log scale)")
-        ax.grid(alpha=0.3, which="both")
-    ax_mean.set_ylabel("mean game result (points, 95% interval)")
-    ax_gold.set_ylabel("P(gold) (95% interval)")
-    ax_gold.set_ylim(0, 1.05)
-    _percent_axis(ax_gold.yaxis)
-    ax_mean.legend(fontsize=8, frameon=False)
-    fig.suptitle(title or f"Level {lv.number}: result and Gold odds against compute",
-                 x=0.01, ha="left", fontsize=11)
-    meta = {"level": lv.number, "medals": dict(zip(MEDALS, lv.medals))}
-    return Plot("budget", fig, pd.DataFrame(data), meta)
-
-
-# ---------------------------------------------------------------------------------------------
 # Tables in and out
 
 
 from .runs import GAME_COLUMNS, Runs, read_runs, runs_from_results  # noqa: E402,F401
+from .plot_budget import budget_family, budget_plot  # noqa: E402,F401

@@ -142,16 +142,35 @@ def compare_table(rows: list[dict], title: str):
     return table
 
 
-def advice_table(actions: list[dict], level: int):
+def advice_table(advice: dict):
+    """``numberup advise``'s table: the actions best first (:func:`numberup.advise.advice`),
+    each estimated one with its estimate and 95% Monte Carlo intervals."""
     from rich.table import Table
 
-    table = Table(title=f"Level {level}: actions, best first", title_justify="left")
-    for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)"):
+    m = advice["continuations"]
+    who = advice["estimates_for"]
+    title = f"Level {advice['level']}: actions ranked by {advice['ranked_by']}, best first"
+    caption = (f"Estimates: what {who} reaches if you play the action, then play on as {who} "
+               f"would: {m:,} continuations of the game per action, the cards to come in random "
+               f"orders (seed {advice['seed']}); ± and [ ]: 95% Monte Carlo intervals.")
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
+                "games"):
         table.add_column(col, justify="right")
-    for k, a in enumerate(actions, 1):
+    rest = 0
+    for k, a in enumerate(advice["actions"], 1):
         cell = "discard" if a["cell"] is None else f"{a['cell'][0]}, {a['cell'][1]}"
-        table.add_row(str(k), a["card"], cell, f"{a['mean']:.1f}", pct(a["p_bronze"]),
-                      pct(a["p_silver"]), pct(a["p_gold"]))
+        e = a["estimate"]
+        if e is None:
+            rest += 1
+            continue
+        table.add_row(str(k), a["card"], cell, f"{e['mean']:.1f} ± {e['mean_moe']:.1f}",
+                      pct(e["p_bronze"]), pct(e["p_silver"]),
+                      pct(e["p_gold"], e["p_gold_lo"], e["p_gold_hi"]), f"{e['n']:,}")
+    if rest:
+        table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} ranked lower, not "
+                          f"estimated (--estimate all estimates every action; --json lists "
+                          f"them all).")
     return table
 
 

@@ -52,7 +52,10 @@ numberup plot dist --from $RUNS/baseline --level 14 --output $R/dist-level14.png
 numberup plot dist --from $RUNS/baseline --level 8 --output $R/dist-level8.png
 numberup plot budget --level 14 -p greedy -p expectimax:k=16 -p expectimax -p expectimax:k=256 \
     -p rollout:n=50 -p rollout:n=200 -p rollout:n=800 --games 400 --seed $SEED \
-    --out $RUNS/budget --no-progress --output $R/budget-level14.png
+    --out $RUNS/budget --no-progress --output $R/budget-curves-level14.png
+# every player of the summary table (step 4), on a summed level and a hard one
+numberup plot budget --summary $R/summary.csv --level 14 --output $R/budget-level14.png
+numberup plot budget --summary $R/summary.csv --level 17 --output $R/budget-level17.png
 
 # 6. the campaign: every level played 3 times, its best result counting
 numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 > $R/campaign.txt

@@ -179,6 +179,16 @@ def fake_budget():
     })
 
 
+def _drawn_points(ax) -> dict:
+    """{legend label: (x, y)} of the single-point error bars of ``ax``."""
+    out = {}
+    for c in ax.containers:
+        if isinstance(c, ErrorbarContainer):
+            x, y = c.lines[0].get_data()
+            out[c.get_label()] = (float(x[0]), float(y[0]))
+    return out
+
+
 def test_budget_points_are_the_summary():
     summary = fake_budget()
     plot = budget_plot(summary, 14)
@@ -188,17 +198,54 @@ def test_budget_points_are_the_summary():
     ax_mean, ax_gold = plot.figure.axes[:2]
     assert ax_mean.get_xscale() == ax_gold.get_xscale() == "log"
     for ax, col in ((ax_mean, "mean"), (ax_gold, "p_gold")):
-        drawn = {}
-        for c in ax.containers:
-            if isinstance(c, ErrorbarContainer):
-                x, y = c.lines[0].get_data()
-                drawn[c.get_label()] = (list(x), list(y))
-        for fam, rows in plot.data.groupby("family", sort=False):
-            assert drawn[fam][0] == pytest.approx(rows["seconds_per_game"].tolist())
-            assert drawn[fam][1] == pytest.approx(rows[col].tolist())
-    # the rollout curve is one line in order of cost
-    rollout = next(c for c in ax_gold.containers if c.get_label() == "rollout")
-    assert rollout.lines[0].get_linestyle() == "-"
+        drawn = _drawn_points(ax)
+        for r in plot.data.itertuples():
+            assert drawn[r.policy] == pytest.approx((r.seconds_per_game, getattr(r, col)))
+        # the rollout family's budget curve: one line through its points in order of cost
+        rollout = plot.data[plot.data["family"] == "rollout"]
+        curves = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]
+        assert len(curves) == 1
+        assert list(curves[0].get_xdata()) == rollout["seconds_per_game"].tolist()
+
+
+def test_budget_shows_every_player_apart():
+    """New players and settings (a base, an endgame, a learned player) each get a point and
+    a legend entry of their own, never two with the same colour and marker; a table with
+    sd but no se (results/summary.csv) gets the mean's interval from sd / sqrt(games)."""
+    specs = ["random", "greedy", "expectimax", "expectimax:k=16", "expectimax:endgame=3",
+             "expectimax:eval=learned", "learned", "rollout:n=200",
+             "rollout:n=200,base=expectimax", "rollout:n=100,base=expectimax,objective=gold",
+             "rollout:n=800"]
+    k = len(specs)
+    summary = pd.DataFrame({
+        "level": [18] * k, "policy": specs, "games": [400] * k,
+        "seconds_per_game": np.geomspace(1e-6, 0.5, k), "mean": np.linspace(-60, 90, k),
+        "sd": [12.0] * k, "p_gold": np.linspace(0, 0.8, k),
+    })
+    plot = budget_plot(summary, 18)
+    assert sorted(plot.data["policy"]) == sorted(specs)
+    styles = [tuple(x) for x in plot.data[["family", "marker"]].values]
+    assert len(set(styles)) == k
+    ax_mean, ax_gold = plot.figure.axes[:2]
+    for ax in (ax_mean, ax_gold):
+        drawn = _drawn_points(ax)
+        assert sorted(drawn) == sorted(specs)
+        keys = {(c.lines[0].get_color(), c.lines[0].get_marker()) for c in ax.containers}
+        assert len(keys) == k
+    legend = [t.get_text() for t in plot.figure.legends[0].get_texts()]
+    assert all(s in legend for s in specs)
+    assert plot.data["se"].tolist() == pytest.approx([12.0 / 20] * k)
+
+
+def test_plot_budget_from_a_summary_table(tmp_path):
+    path = tmp_path / "summary.csv"
+    fake_budget().drop(columns=["se"]).assign(sd=9.0, p_bronze=1.0, p_silver=0.9).to_csv(
+        path, index=False)
+    data = json.loads(invoke(["plot", "budget", "--summary", str(path), "--json",
+                              "-p", "rollout:n=50", "-p", "greedy"]))
+    assert data["file"] == str(tmp_path / "budget-level14.png")
+    assert_png(tmp_path / "budget-level14.png")
+    assert [r["policy"] for r in data["data"]] == ["greedy", "rollout:n=50"]
 
 
 def test_budget_from_real_runs(tables):
@@ -360,6 +407,10 @@ def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
         (["plot", "medals", "--from", g, "--seed", "4"], ["--seed", "--from"]),
         (["plot", "medals", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
         (["plot", "budget", "--from", g, "--from", r], ["--level"]),
+        (["plot", "budget", "--summary", g + "/summary.csv", "--from", g], ["--from",
+                                                                           "--summary"]),
+        (["plot", "budget", "--summary", g + "/games.parquet"], ["games.parquet"]),
+        (["plot", "budget", "--summary", g + "/summary.csv", "-l", "2"], ["level 2"]),
     ]
     for argv, must_name in cases:
         code, out, err = run_main(argv, capsys)

@@ -311,22 +311,28 @@ def test_compare_json():
 
 
 def test_advise_json_and_text_from_stdin():
+    """The ranking is the searcher's (exact here), the estimates the named player's
+    continuations (within Monte Carlo error of the exact values; tests/test_estimate.py checks
+    them closely)."""
     spec = "expectimax:depth=2"
-    args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "-"]
+    args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "--for", spec,
+            "--estimate", "all", "--continuations", "400", "--jobs", "1", "-"]
     data = json.loads(invoke(args + ["--json"], input=GOLD_GRID))
-    assert list(data) == ["actions"]
-    keys = ["card", "cell", "mean", "p_bronze", "p_silver", "p_gold"]
-    assert all(list(a) == keys for a in data["actions"])
+    assert (data["ranked_by"], data["estimates_for"], data["continuations"]) == (spec, spec, 400)
+    assert all(list(a) == ["card", "cell", "estimate", "search"] for a in data["actions"])
     grid = parse_grid(GOLD_GRID)
     seen = [c for row in grid for c in row] + [(4, 4)]
     state = Position(1, tuple(map(tuple, grid)), ((4, 4),),
                      tuple(c for c in ref_deck(1) if c not in seen))
     ref = action_values(state)
-    assert {_action(a): a["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
+    assert {_action(a): a["search"]["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
+    for a in data["actions"]:
+        e = a["estimate"]
+        assert abs(e["mean"] - ref[_action(a)]) <= e["mean_moe"] * 4 / 1.96 + TOL
     assert [tuple(a["cell"]) for a in data["actions"]] == [RISKY, SAFE]
     text = invoke(args, input=GOLD_GRID)
     rows = [ln for ln in text.splitlines() if ln.startswith("│")]
-    assert len(rows) == 2 and "3, 0" in rows[0] and "81.8" in rows[0] and "1, 2" in rows[1]
+    assert len(rows) == 2 and "3, 0" in rows[0] and "1, 2" in rows[1]
 
 
 # Bad input: exit status 2, one line on stderr, no traceback.

@@ -1,0 +1,142 @@
+"""numberup calibrate: predictions of the move played against the game's end, binned.
+
+A prediction is exactly advise's estimate of the move played at that position (the same
+continuations, seeded alike); the games are simulate's games of the seed; the table's
+counts, rates and Wilson intervals are recomputed here from the predictions.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from cli_checks import assert_one_line_error, invoke, run_main
+from numberup.advise import advice
+from numberup.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
+from numberup.cards import format_card, format_grid
+from numberup.levels import get_level
+from numberup.players import parse_player
+from numberup.simulate import play_batch
+from numberup.stats import wilson
+
+LEVEL, GAMES, SEED, M = 14, 24, 5, 16
+
+
+@pytest.fixture(scope="module")
+def pred():
+    return predictions(LEVEL, parse_player("greedy"), GAMES, SEED, continuations=M,
+                       decisions=2, jobs=1)
+
+
+def test_predictions_are_advise_estimates_of_the_move_played(pred):
+    lv = get_level(LEVEL)
+    batch = play_batch(lv, parse_player("greedy"), SEED, 0, GAMES, 1)
+    assert pred["score"].tolist() == np.repeat(batch.scores, 2).tolist()
+    assert set(pred.groupby("game").size()) == {2}
+    for row in pred.head(6).itertuples():
+        grid = np.full(lv.cells, -1, np.int8)
+        for card, cell in batch.moves[row.game][:row.decision]:
+            grid[cell] = card
+        card, cell = (int(x) for x in batch.moves[row.game][row.decision])
+        got = advice(LEVEL, format_grid(grid, lv.size), format_card(card), "", None,
+                     "expectimax", _decision_seed(SEED, row.game, row.decision),
+                     for_player="greedy", estimate=None, continuations=M)
+        est = next(a["estimate"] for a in got["actions"]
+                   if a["cell"] == [cell // lv.size, cell % lv.size])
+        assert (row.predicted_mean, row.predicted_gold) == pytest.approx(
+            (est["mean"], est["p_gold"]), abs=1e-12)
+
+
+def test_predictions_do_not_depend_on_threads(pred):
+    again = predictions(LEVEL, parse_player("greedy"), GAMES, SEED, continuations=M,
+                        decisions=2, jobs=2)
+    assert again.equals(pred)
+
+
+def test_reliability_table(pred):
+    table = reliability(pred, bins=4)
+    assert list(table.columns) == TABLE_COLUMNS
+    every = table[table["bin"] == "all"].iloc[0]
+    assert every["predictions"] == len(pred) == 2 * GAMES
+    assert every["observed"] == pytest.approx(pred["gold"].mean())
+    assert every["mean_predicted"] == pytest.approx(pred["predicted_gold"].mean())
+    bins = table[table["bin"] != "all"]
+    assert bins["predictions"].sum() == len(pred)
+    for r in bins.itertuples():
+        inside = pred[(pred["predicted_gold"] >= r.bin_lo) & (
+            (pred["predicted_gold"] < r.bin_hi) | (r.bin_hi == 1.0))]
+        assert r.predictions == len(inside)
+        k = int(inside["gold"].sum())
+        assert (r.observed_lo, r.observed_hi) == pytest.approx(wilson(k, len(inside)))
+        assert r.observed_lo <= r.observed <= r.observed_hi
+        assert r.difference == pytest.approx(r.observed - r.mean_predicted)
+        assert (r.difference_lo, r.difference_hi) == pytest.approx(
+            (r.observed_lo - r.mean_predicted, r.observed_hi - r.mean_predicted))
+    d = pred["gold"] - pred["predicted_gold"]
+    half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d))
+    assert (every["difference_lo"], every["difference_hi"]) == pytest.approx(
+        (d.mean() - half, d.mean() + half))
+
+
+def test_calibrate_command(tmp_path):
+    out, plot = tmp_path / "c.csv", tmp_path / "r.png"
+    args = ["calibrate", "-l", "14", "--for", "greedy", "--games", "12", "-m", "8",
+            "--seed", str(SEED), "--jobs", "1", "--no-progress", "--out", str(out),
+            "--plot", str(plot), "--bins", "5"]
+    rows = json.loads(invoke(args + ["--json"]))
+    assert rows[0]["bin"] == "all" and rows[0]["predictions"] == 12
+    assert out.read_text().splitlines()[0].split(",")[:4] == ["level", "policy", "seed",
+                                                              "continuations"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = invoke(args)
+    assert "observed - predicted" in text and "greedy" in text
+    # the predictions saved, binned again without playing: the same table
+    saved = tmp_path / "p.csv"
+    invoke(args + ["--predictions", str(saved)])
+    again = json.loads(invoke(["calibrate", "--from", str(saved), "--bins", "5", "--json"]))
+    assert again == rows
+
+
+@pytest.mark.parametrize("extra, names", [
+    (["--for", "wizard"], ["wizard"]),
+    (["--games", "0"], ["--games"]),
+    (["--decisions", "0"], ["--decisions"]),
+    (["--plot", "x.pdf"], ["x.pdf"]),
+    (["--out", "/nonexistent/c.csv"], ["/nonexistent"]),
+    (["--from", "/nonexistent/p.csv"], ["/nonexistent/p.csv"]),
+], ids=["player", "games", "decisions", "plot-suffix", "out-dir", "from-missing"])
+def test_calibrate_bad_input(extra, names, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(["calibrate", "-l", "14", "--games", "2", *extra], capsys)
+    assert_one_line_error(code, out, err, names)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrate_from_bad_tables(capsys, tmp_path, pred):
+    notes = tmp_path / "notes.csv"
+    notes.write_text("a,b\n1,2\n")
+    some = tmp_path / "p.csv"
+    pred.to_csv(some, index=False)
+    for argv, names in ((["--from", str(notes)], ["notes.csv", "predictions"]),
+                        (["--from", str(some), "-l", "3"], ["level 3"]),
+                        ([], ["--level", "--from"])):
+        code, out, err = run_main(["calibrate", *argv], capsys)
+        assert_one_line_error(code, out, err, names)
+
+
+def test_reliability_plot_draws_the_table(pred):
+    from matplotlib.container import ErrorbarContainer
+
+    from numberup.calibrate import reliability_plot
+
+    table = reliability(pred, bins=4)
+    plot = reliability_plot(table)
+    ax = plot.figure.axes[0]
+    curves = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(curves) == 1 and curves[0].get_label().startswith(f"level {LEVEL}: predicted")
+    x, y = curves[0].lines[0].get_data()
+    bins = table[table["bin"] != "all"]
+    assert list(x) == pytest.approx(bins["mean_predicted"].tolist())
+    assert list(y) == pytest.approx(bins["observed"].tolist())
