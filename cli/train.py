@@ -18,7 +18,7 @@ MAX_TRAIN_GAMES = 10**8
 @click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
               help="Level number, list (1,3,5-7) or 'all'.")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_TRAIN_GAMES), default=None,
-              help="Self-play games per level [default: 100,000].")
+              help="Self-play games per level [default: 30,000].")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=None,
               help="Master seed of the training games [default: 7]; judge a model on decks of "
                    "another seed.")
@@ -40,7 +40,7 @@ def train(levels, games, seed, jobs, out, as_json, progress):
     \b
     Examples:
       numberup train --level 14
-      numberup train --level all --games 100000 --seed 7 --jobs 2
+      numberup train --level all --games 30000 --seed 7 --jobs 2
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -70,8 +70,13 @@ def train(levels, games, seed, jobs, out, as_json, progress):
             return facts
 
         with ThreadPoolExecutor(min(jobs, len(levels))) as pool:
+            # the costliest levels first (6x6, a hand of five), so that no thread waits long
+            # for the last one; the lines are printed in level order
+            futures = {level: pool.submit(one, level) for level in sorted(levels, key=T.cost,
+                                                                         reverse=True)}
             done = []
-            for facts in pool.map(one, levels):
+            for level in levels:
+                facts = futures[level].result()
                 done.append(facts)
                 if not as_json:
                     click.echo(f"level {facts['level']}: {games:,} games in {facts['seconds']:.0f} s; "

@@ -46,6 +46,8 @@ PHASES = 4
 LEFT_MAX = 8  # cards still to come of a value or colour, clipped
 MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours + 3 sequences
 TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
+COMPLETIONS = 16  # random completions per line of the base estimate (numberup.search)
+BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
 SOFT_MIN = 1.0  # temperature of the soft minimum of the line values (levels scored by the lowest)
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -84,7 +86,7 @@ def _reads_streets(rule):
 @kernel
 def _layout(p):
     """Offsets of the tables in the weight array: (per value, colour top, colour left, street
-    colours, sequences, total size); the histogram starts at 0."""
+    colours, sequences, base estimate, total size); the histogram starts at 0."""
     n = p[L.P_SIZE]
     nv = p[L.P_VALUES]
     rule = p[L.P_RULE]
@@ -104,12 +106,13 @@ def _layout(p):
     o3 = o2 + top
     o4 = o3 + left
     o5 = o4 + streets
-    return o1, o2, o3, o4, o5, o5 + seq
+    o6 = o5 + seq
+    return o1, o2, o3, o4, o5, o6, o6 + PHASES * (n + 1) * BASE_BINS
 
 
 def model_size(level: int) -> int:
     """Entries of the weight array of ``level``."""
-    return int(_layout(L.PARAMS[level])[5])
+    return int(_layout(L.PARAMS[level])[6])
 
 
 @kernel(inline="always")
@@ -145,15 +148,17 @@ def _take(card, values_left, colours_left, masks_left, sign):
 
 
 @kernel
-def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_left, out):
+def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_left, base,
+                   out):
     """Write the weight indices of line ``li``'s features into ``out``; returns how many
     (0: the line is full). ``filled``: cards on the grid; ``values_left``, ``colours_left``,
-    ``masks_left``: the cards still to come (:func:`_tally`, less the card just played)."""
+    ``masks_left``: the cards still to come (:func:`_tally`, less the card just played);
+    ``base``: the line's base estimate (the mean of its random completions)."""
     n = p[L.P_SIZE]
     nv = p[L.P_VALUES]
     nc = p[L.P_COLOURS]
     rule = p[L.P_RULE]
-    o1, o2, o3, o4, o5, total = _layout(p)
+    o1, o2, o3, o4, o5, o6, total = _layout(p)
     empty = 0
     for i in range(n):
         if grid[lines[li, i]] < 0:
@@ -230,19 +235,23 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
                 x = x * b + sym
             out[m] = o5 + t * b ** TUPLE + x
             m += 1
+    x = min(max(np.int64(np.floor(base + 0.5)) - BASE_LO, 0), BASE_BINS - 1)
+    out[m] = o6 + (phase * (n + 1) + empty) * BASE_BINS + x
+    m += 1
     return m
 
 
 @kernel
-def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_left, features):
-    """Line ``li``'s predicted final contribution: exact if full, else the sum of its
-    features' weights (``features``: scratch for their indices)."""
+def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_left, base,
+                     features):
+    """Line ``li``'s predicted final contribution: exact if full, else its base estimate plus
+    the sum of its features' weights (``features``: scratch for their indices)."""
     n = p[L.P_SIZE]
     m = _line_features(p, geo.lines, S.grid, li, filled, values_left, colours_left, masks_left,
-                       features)
+                       base, features)
     if m == 0:
         return _line_contribution(p, S.grid, geo.lines, li, n)
-    y = 0.0
+    y = base
     for q in range(m):
         y += W[features[q]]
     return y
@@ -253,22 +262,23 @@ def _afterstate_value(p, geo, S, X, filled):
     """V of the grid in ``S`` with the cards still to come in ``X.values_left`` and
     ``X.colours_left``: the sum of the line predictions, or on levels scored by the lowest line
     10 x their soft minimum (temperature ``SOFT_MIN``) plus a thousandth of the sum, so that
-    every line's shortfall counts, the lowest most. ``X.line_eval[li, 0]`` := line ``li``'s
+    every line's shortfall counts, the lowest most. ``X.line_eval[li, 0]``: each line's base
+    estimate (:func:`numberup.search._estimate_line`); ``X.predicted[li]`` := line ``li``'s
     prediction."""
     nl = p[L.P_NLINES]
     total = 0.0
     low = 1e300
     for li in range(nl):
         y = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left, X.colours_left,
-                             X.masks_left, X.features)
-        X.line_eval[li, 0] = y
+                             X.masks_left, X.line_eval[li, 0], X.features)
+        X.predicted[li] = y
         total += y
         low = min(low, y)
     if p[L.P_AGG] != L.AGG_MIN_X10:
         return total
     acc = 0.0
     for li in range(nl):
-        acc += math.exp(-(X.line_eval[li, 0] - low) / SOFT_MIN)
+        acc += math.exp(-(X.predicted[li] - low) / SOFT_MIN)
     return 10.0 * (low - SOFT_MIN * math.log(acc)) + 1e-3 * total
 
 

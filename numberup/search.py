@@ -96,6 +96,7 @@ class Scratch(NamedTuple):
                                       still to come, by value and by colour
     masks_left : int64 (8,)           per colour, the bit mask of its values still to come
     features : int64 (MAX_FEATURES,)  the learned evaluation's weight indices of one line
+    predicted : float64 (14,)         the learned evaluation's prediction of each line
 
     ``actions`` is the most actions a decision of the level can have: hand x cells, and a
     discard.
@@ -119,6 +120,7 @@ class Scratch(NamedTuple):
     colours_left: np.ndarray
     masks_left: np.ndarray
     features: np.ndarray
+    predicted: np.ndarray
 
 
 def max_actions(level) -> int:
@@ -151,6 +153,7 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(8, np.int64),
         np.zeros(8, np.int64),
         np.zeros(MAX_FEATURES, np.int64),
+        np.zeros(MAX_LINES, np.float64),
     )
 
 

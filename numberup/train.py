@@ -27,22 +27,26 @@ from .engine import (
 )
 from .grid import geometry
 from .jit import kernel
-from .learned import MAX_FEATURES, _line_contribution, _line_features, _tally, model_size
+from .learned import (
+    COMPLETIONS, MAX_FEATURES, _line_contribution, _line_features, _tally, model_size,
+)
 from .levels import get_level
 from .players.learned import _learned_action
+from .search import _estimate_all, _fill_pool
 
 DEFAULT_SEED = 7
-DEFAULT_GAMES = 100_000
-RATE = 0.05  # the first games' step: the share of a line's error corrected at once
+DEFAULT_GAMES = 30_000
+RATE = 0.02  # the first games' step: the share of a line's error corrected at once
 RATE_END = 0.1  # the last games' step, as a share of RATE
 
 
 @kernel(nogil=True)
 def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
-                 feats, n_feats):
+                 feats, n_feats, bases):
     """Play games ``first .. first+n-1`` of ``master`` with the learned player reading and
     updating the weights ``W`` (see the module doc); ``done`` games of ``total`` were played
-    before (for the step size); ``feats``/``n_feats``: scratch, a move x line x feature log.
+    before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
+    feature log and each logged line's base estimate.
     Returns the sum of the squared errors of the logged lines (before their update) and
     their count."""
     n_lines = p[L.P_NLINES]
@@ -59,12 +63,15 @@ def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
             n_cand = _candidates(geo, S, cand)
             slot, cell = _learned_action(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
                                          p)
+            n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
+            _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
+                bases[m, li] = X.line_eval[li, 0]
                 n_feats[m, li] = _line_features(p, geo.lines, S.grid, li, S.ints[I_FILLED],
                                                 X.values_left, X.colours_left, X.masks_left,
-                                                feats[m, li])
+                                                bases[m, li], feats[m, li])
             m += 1
         for li in range(n_lines):
             y = _line_contribution(p, S.grid, geo.lines, li, size)
@@ -72,7 +79,7 @@ def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
                 k = n_feats[r, li]
                 if k == 0:
                     continue
-                pred = 0.0
+                pred = bases[r, li]
                 for q in range(k):
                     pred += W[feats[r, li, q]]
                 err = y - pred
@@ -82,6 +89,12 @@ def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
                 for q in range(k):
                     W[feats[r, li, q]] += d
     return sq, count
+
+
+def cost(level: int) -> int:
+    """A rough relative cost of a training game of ``level``: cells x cards to choose from."""
+    lv = get_level(level)
+    return lv.cells * lv.cells * max(lv.hand, 1)
 
 
 def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED,
@@ -101,12 +114,13 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     X = X._replace(learned=W)
     feats = np.zeros((max_moves(lv), int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
     n_feats = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.int64)
+    bases = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.float64)
     errors = []
     t0 = time.perf_counter()
     for start in range(0, games, chunk):
         n = min(chunk, games - start)
         sq, cnt = _train_games(p, geo, S, X, deck, W, np.uint64(seed % 2**64), start, n, games,
-                               start, rate, feats, n_feats)
+                               start, rate, feats, n_feats, bases)
         errors.append((sq, cnt, n))
         if progress:
             progress(n)
@@ -147,3 +161,22 @@ def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) ->
                       np.zeros((n, lv.deck_size), np.int8),
                       np.zeros((n, max_moves(lv), 2), np.int8))
     return scores
+
+
+def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> float:
+    """Mean squared error of the line predictions (every unfinished line after every move)
+    against the lines' final contributions, in games ``first .. first+n-1`` of ``seed`` played
+    by the learned player with ``weights`` (which stay as they are)."""
+    from .play import max_moves
+    from .search import new_scratch
+
+    lv = get_level(level)
+    p = L.PARAMS[lv.number]
+    W = np.array(weights, np.float64)
+    S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
+    X = X._replace(learned=W)
+    shape = (max_moves(lv), int(p[L.P_NLINES]))
+    sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, np.uint64(seed % 2**64), first,
+                           n, n, 0, 0.0, np.zeros(shape + (MAX_FEATURES,), np.int64),
+                           np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+    return sq / cnt

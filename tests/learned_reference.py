@@ -22,6 +22,7 @@ def layout(p):
         "left": 2 * smax * (LE.LEFT_MAX + 1) * (n + 1) if colours else 0,
         "streets": 4 ** nv * (n + 1) if streets else 0,
         "seq": (n - LE.TUPLE + 1) * (2 * nv + 1) ** LE.TUPLE if seq else 0,
+        "base": LE.PHASES * (n + 1) * LE.BASE_BINS,
     }
     off, at = {}, 0
     for name, size in sizes.items():
@@ -30,9 +31,10 @@ def layout(p):
     return off, at, colours, streets, seq
 
 
-def line_features(p, cells, filled, still_to_come):
+def line_features(p, cells, filled, still_to_come, base):
     """The feature indices of a line whose cells hold ``cells`` (card ids, -1 empty, in the
-    line's order), ``filled`` cards on the grid, the cards still to come ``still_to_come``."""
+    line's order), ``filled`` cards on the grid, the cards still to come ``still_to_come``,
+    the line's base estimate ``base``."""
     n, nv, nc = int(p[L.P_SIZE]), int(p[L.P_VALUES]), int(p[L.P_COLOURS])
     off, _, colours, streets, seq = layout(p)
     empty = sum(c < 0 for c in cells)
@@ -73,6 +75,8 @@ def line_features(p, cells, filled, still_to_come):
         for t in range(n - LE.TUPLE + 1):
             out.append(off["seq"] + t * b ** LE.TUPLE
                        + sum(syms[t + i] * b ** i for i in range(LE.TUPLE)))
+    x = min(max(math.floor(base + 0.5) - LE.BASE_LO, 0), LE.BASE_BINS - 1)
+    out.append(off["base"] + (phase * (n + 1) + empty) * LE.BASE_BINS + x)
     return out
 
 
@@ -83,13 +87,15 @@ def line_contribution(level, cells):
     return float(line.value)
 
 
-def afterstate_value(level, p, lines, grid, filled, still_to_come, weights):
-    """V of a grid (see numberup.learned._afterstate_value)."""
+def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights):
+    """V of a grid (see numberup.learned._afterstate_value); ``bases``: the lines' base
+    estimates."""
     ys = []
     for li in range(int(p[L.P_NLINES])):
         cells = [int(grid[c]) for c in lines[li]]
-        idx = line_features(p, cells, filled, still_to_come)
-        ys.append(sum(weights[i] for i in idx) if idx else line_contribution(level, cells))
+        idx = line_features(p, cells, filled, still_to_come, bases[li])
+        ys.append(bases[li] + sum(weights[i] for i in idx) if idx
+                  else line_contribution(level, cells))
     if p[L.P_AGG] != L.AGG_MIN_X10:
         return sum(ys)
     low = min(ys)

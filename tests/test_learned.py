@@ -65,14 +65,17 @@ def test_feature_and_value_kernels_match_python(level):
         S.ints[I_UNSEEN] = len(rest)
         S.unseen[: len(rest)] = rest
         LE._tally(S, X.values_left, X.colours_left, X.masks_left)
+        bases = [rng.uniform(-15, 55) for _ in range(14)]
+        X.line_eval[:, 0] = bases
         for li in range(int(p[L.P_NLINES])):
             m = LE._line_features(p, geo.lines, S.grid, li, filled, X.values_left,
-                                  X.colours_left, X.masks_left, out)
+                                  X.colours_left, X.masks_left, bases[li], out)
             want = REF.line_features(p, [int(grid[c]) for c in geo.lines[li][: lv.size]],
-                                     filled, rest)
+                                     filled, rest, bases[li])
             assert list(out[:m]) == want
         got = LE._afterstate_value(p, geo, S, X, filled)
-        want = REF.afterstate_value(lv, p, geo.lines[:, : lv.size], grid, filled, rest, weights)
+        want = REF.afterstate_value(lv, p, geo.lines[:, : lv.size], grid, filled, rest, bases,
+                                    weights)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
