@@ -41,10 +41,10 @@ RATE_END = 0.1  # the last games' step, as a share of RATE
 
 
 @kernel(nogil=True)
-def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
+def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, rate,
                  feats, n_feats, bases):
-    """Play games ``first .. first+n-1`` of ``master`` with the learned player reading and
-    updating the weights ``W`` (see the module doc); ``done`` games of ``total`` were played
+    """Play games ``first .. first+n-1`` of ``master`` with the learned player (its parameters
+    ``params``: the mean objective) reading and updating the weights ``W`` (see the module doc); ``done`` games of ``total`` were played
     before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
     feature log and each logged line's base estimate.
     Returns the sum of the squared errors of the logged lines (before their update) and
@@ -62,7 +62,7 @@ def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
             cand = X.cand[0]
             n_cand = _candidates(geo, S, cand)
             slot, cell = _learned_action(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
-                                         p)
+                                         params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
             _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
@@ -89,6 +89,13 @@ def _train_games(p, geo, S, X, deck, W, master, first, n, total, done, rate,
                 for q in range(k):
                     W[feats[r, li, q]] += d
     return sq, count
+
+
+def _mean_player() -> np.ndarray:
+    """The parameters of the learned player that training plays: its defaults (the mean)."""
+    from .players import parse_player
+
+    return parse_player("learned").params
 
 
 def cost(level: int) -> int:
@@ -119,7 +126,8 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     t0 = time.perf_counter()
     for start in range(0, games, chunk):
         n = min(chunk, games - start)
-        sq, cnt = _train_games(p, geo, S, X, deck, W, np.uint64(seed % 2**64), start, n, games,
+        sq, cnt = _train_games(p, geo, S, X, deck, W, _mean_player(), np.uint64(seed % 2**64),
+                               start, n, games,
                                start, rate, feats, n_feats, bases)
         errors.append((sq, cnt, n))
         if progress:
@@ -176,7 +184,7 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
     X = X._replace(learned=W)
     shape = (max_moves(lv), int(p[L.P_NLINES]))
-    sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, np.uint64(seed % 2**64), first,
-                           n, n, 0, 0.0, np.zeros(shape + (MAX_FEATURES,), np.int64),
+    sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, _mean_player(),
+                           np.uint64(seed % 2**64), first, n, n, 0, 0.0, np.zeros(shape + (MAX_FEATURES,), np.int64),
                            np.zeros(shape, np.int64), np.zeros(shape, np.float64))
     return sq / cnt

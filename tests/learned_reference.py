@@ -101,3 +101,40 @@ def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weight
     low = min(ys)
     acc = sum(math.exp(-(y - low) / LE.SOFT_MIN) for y in ys)
     return 10.0 * (low - LE.SOFT_MIN * math.log(acc)) + 1e-3 * sum(ys)
+
+
+def medals(p, predicted, line_eval, value):
+    """(mean, P(bronze), P(silver), P(gold), sum) of an afterstate (see
+    numberup.players.learned._medals): ``predicted`` the line predictions, ``line_eval`` the
+    random-completion estimates, ``value`` the learned value."""
+    from numberup.engine import DIST_HI, DIST_LO, N_STATS
+
+    nl = int(p[L.P_NLINES])
+    total = sum(predicted[:nl])
+    var = sum(line_eval[li][1] for li in range(nl))
+    out = [value, 0.0, 0.0, 0.0, total]
+    for q, medal in enumerate((L.P_BRONZE, L.P_SILVER, L.P_GOLD)):
+        target = int(p[medal])
+        if p[L.P_AGG] != L.AGG_MIN_X10:
+            half = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
+            if var <= 1e-12:
+                out[1 + q] = 1.0 if total >= target - half else 0.0
+            else:
+                z = (target - half - total) / math.sqrt(var)
+                out[1 + q] = 0.5 * math.erfc(z / math.sqrt(2.0))
+            continue
+
+        def at_least(li, u):
+            if u <= DIST_LO:
+                return 1.0
+            if u > DIST_HI:
+                return 0.0
+            return line_eval[li][N_STATS + u - DIST_LO - 1]
+
+        prob = 1.0
+        for li in range(nl):
+            x = (target + 9) // 10 - (predicted[li] - line_eval[li][0])
+            u = math.floor(x)
+            prob *= (1 - (x - u)) * at_least(li, u) + (x - u) * at_least(li, u + 1)
+        out[1 + q] = prob
+    return out

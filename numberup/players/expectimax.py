@@ -137,11 +137,11 @@ BY_DEPTH = {
 def _by_depth(params):
     """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2); with
     ``eval=learned``, the learned player's kernel (every action judged by the learned value of
-    its afterstate; ``k`` unused)."""
+    its afterstate; ``depth``, ``sample`` and ``k`` unused)."""
     if int(params[X_EVAL]) == EVALS.index("learned"):
-        from .learned import PLAYER as LEARNED
+        from .learned import FOR_EXPECTIMAX
 
-        return "learned", LEARNED.action
+        return "learned", FOR_EXPECTIMAX
     depth = min(int(params[X_DEPTH]), MAX_DEPTH)
     return f"depth{depth}", BY_DEPTH[depth]
 

@@ -1,6 +1,6 @@
 """The learned player: every action judged by the learned value of its afterstate.
 
-``learned``: for each hand card and cell on offer (and a discard while discards remain) the
+``learned:objective=O``: for each hand card and cell on offer (and a discard while discards remain) the
 grid right after the move is judged by :func:`numberup.learned._afterstate_value` (a sum over
 lines of learned table entries, with the cards still to come as features), and the best is
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
@@ -11,25 +11,79 @@ call it as their base player).
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from .. import levels as L
-from ..engine import I_FILLED, I_HAND
-from ..jit import kernel
+from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
+from ..jit import kernel, specialize
 from ..learned import COMPLETIONS, _afterstate_value, _take, _tally
 from ..rng import _next
-from ..search import _estimate_all, _estimate_line, _fill_pool, _restore_lines, _save_lines
-from .base import PlayerType
+from ..search import (
+    _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
+    _restore_lines, _save_lines, _upper_tail,
+)
+from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
 
 
+@kernel(inline="always")
+def _at_least(X, li, u):
+    """P(line ``li``'s value >= the whole number ``u``) from its random completions."""
+    if u <= DIST_LO:
+        return 1.0
+    if u > DIST_HI:
+        return 0.0
+    return X.line_eval[li, _dist_col(u)]
+
+
 @kernel
-def _learned_action(p, geo, S, X, cand, n_cand, may_discard, prm):
+def _medals(p, X, value, out):
+    """``out`` := (mean, P(bronze), P(silver), P(gold), sum of the line predictions) of the
+    afterstate whose learned value is ``value`` (:func:`_afterstate_value` just ran).
+
+    Summed levels: a normal law of mean the summed predictions and variance the summed
+    variances of the random completions. Levels scored by the lowest line: the product over
+    the lines of P(line value >= the medal's line target), each line's random-completion
+    distribution shifted by its learned correction (prediction - random-completion mean)."""
+    nl = p[L.P_NLINES]
+    total = var = 0.0
+    for li in range(nl):
+        total += X.predicted[li]
+        var += X.line_eval[li, 1]
+    out[0] = value
+    out[4] = total
+    for q in range(3):
+        target = p[L.P_BRONZE + q]
+        if p[L.P_AGG] != L.AGG_MIN_X10:
+            half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
+            out[1 + q] = _upper_tail(total, var, target, half_step)
+            continue
+        t = (target + 9) // 10
+        prob = 1.0
+        for li in range(nl):
+            x = t - (X.predicted[li] - X.line_eval[li, 0])
+            u = np.int64(math.floor(x))
+            f = x - u
+            prob *= (1.0 - f) * _at_least(X, li, u) + f * _at_least(X, li, u + 1)
+        out[1 + q] = prob
+
+
+def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     """The action of the best afterstate value; ``X.values[a, 0]`` := action ``a``'s value
     (actions numbered as expectimax numbers them: ``slot * n_cand + j``, the discard last).
+    A template: ``_OBJECTIVE`` is the objective's place in ``prm`` (0 for this player's own
+    parameters, 3 in expectimax's, whose ``eval=learned`` plays this kernel).
 
     The base estimate of each line is expectimax's (:mod:`numberup.search`) with
     ``COMPLETIONS`` completions from the cards to come at the decision (common random numbers
     within it); the lines through the cell tried are estimated again."""
+    objective = _objective(p, S, np.int64(prm[_OBJECTIVE]))  # noqa: F821
+    best_value = X.best[ROOT]
+    best_value[:5] = -1e300
+    child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
     _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
@@ -51,18 +105,29 @@ def _learned_action(p, geo, S, X, cand, n_cand, may_discard, prm):
                     if li >= 0 and li < p[L.P_NLINES]:
                         _estimate_line(p, geo, S, X.line_eval, X.pool, li, COMPLETIONS, n_pool)
                 v = _afterstate_value(p, geo, S, X, filled + 1)
+                if objective != 0:
+                    _medals(p, X, v, child)
                 S.grid[cell] = -1
                 _restore_lines(p, geo, X, cell, ROOT)
             else:
                 v = _afterstate_value(p, geo, S, X, filled)
+                if objective != 0:
+                    _medals(p, X, v, child)
             a = slot * n_cand + j if cell >= 0 else n_hand * n_cand
             X.values[a, 0] = v
-            if v > best:
-                best = v
+            if objective == 0:
+                if v > best:
+                    best = v
+                    best_slot, best_cell = slot, cell
+            elif _better(child, best_value, objective):
+                _copy_value(best_value, child)
                 best_slot, best_cell = slot, cell
         _take(card, X.values_left, X.colours_left, X.masks_left, 1)
     return best_slot, best_cell
 
+
+_learned_action = specialize(_learned_template, "_learned_action", _OBJECTIVE=0)
+FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _OBJECTIVE=3)
 
 PLAYER = PlayerType(
     "learned",
@@ -71,5 +136,7 @@ PLAYER = PlayerType(
     "from table entries learned by self-play (numberup train; the package ships a model per "
     "level)",
     _learned_action,
+    {"objective": Param("mean", OBJECTIVE_HELP + "; P(medal) from the random completions' "
+                        "spread around the learned values", choices=OBJECTIVES)},
     looks_ahead=True,
 )
