@@ -1,41 +1,34 @@
-"""A learned evaluation of unfinished lines: what a line finally adds, learned from real games.
+"""A learned evaluation of afterstates: what each line will finally add, as a sum of table
+entries (n-tuple style), learned from the game's own play (:mod:`numberup.train`).
 
-The searchers' evaluation (:mod:`numberup.search`) judges each line by random completions with
-the cards still to come, which score far below what play then makes of the line. A model of
-this module maps what can be cheaply computed now to what the line was *finally* worth in games
-of the searcher's own play (:mod:`numberup.train`):
+The value of a grid right after a move (its *afterstate*), with the cards still to come, is
 
-    row = (phase, empty cells of the line, binned mean of the line's random completions)
+    V = sum over lines of  y(line),   y = exact contribution of a full line, else
+                                       sum of the weights its features index
 
-``phase`` is the quarter of the grid already filled (0..3), the mean is binned in half points
-from ``DIST_LO`` (0..``MEAN_BINS - 1``). Each row of the table holds, over the training lines
-that had that row, the mean final contribution, the mean of its square, P(final value >= the
-bronze, silver, gold line targets) and, for every ``t``, P(final value >= t): the same columns
-as ``Scratch.line_eval`` (a learned per-line *distribution*, so P(medal) follows as before).
+(on the levels scored by their lowest line, a soft minimum of the lines instead: see
+:func:`_afterstate_value`). A line's features are indices into one flat ``float64`` weight
+array, every table shared by all lines of the level (rows, columns and diagonals score alike):
 
-The mean column is not the rows' plain average: it is the bin's centre plus the average
-*residual* (final minus random mean) of the whole group (phase, empty cells), so the model keeps
-the random completions' ranking of lines within a group and shifts each group by what play
-makes of such lines (``SMOOTH_MEAN``; per-bin averages played worse: see results/learned.md).
-The probability columns are per-bin averages smoothed over neighbouring bins (``SMOOTH``).
+``histogram``   the line's value histogram (how many 1s, 2s, ...), by the phase of the game
+                (the quarter of the grid filled): pairs, triplets, streets, singles;
+``per value``   for each value: its count in the line, how many of it are still to come
+                (clipped at ``LEFT_MAX``), the line's empty cells: can the triplet still come?
+``colours``     on rules that read colours: the two strongest colours' sums and counts, and
+                how many cards of each are still to come;
+``sequence``    on rules that read the order of the cells (runs, streets in order): the
+                line's cells in order (value, and whether it continues its left neighbour's
+                colour).
 
-At play, a line's random-completion estimate ``R`` is replaced by ``s w T + (1 - s w) R``
-(column by column; the variance through the second moment), ``T`` its row, ``w = c / (c + m)``
-with ``c`` the training lines in the row and ``m = PRIOR`` (rows seen rarely or never fall back
-on the random completions), and ``s = SHARE``. A full line stays exact. The share is small on
-purpose: the model alone (s = 1) predicts final line values far better than the random
-completions but ranks moves worse (every open line is credited with what later cards will do
-for it, and the lines compete for the same cards), losing 1-8 points of mean on the hard
-levels; s = 0.2 changes the mean by -0.4 to +1.5 points (results/learned.md).
-
-Model files are ``.npz``: the level, the feature version, the seed, the games and the
-completions ``k`` beside the used rows of the table. Models shipped with the package live in
-``numberup/models/level-NN.npz``.
+``y`` is trained by Monte Carlo regression on the lines' final contributions in self-play of
+the learned player itself. A model file (``.npz``) holds the weights, the level, the feature
+version, the seed and the games; the package's models live in ``numberup/models/``.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -44,195 +37,259 @@ import numpy as np
 
 from . import levels as L
 from .cards import InputError
-from .engine import DIST_HI, DIST_LO, EVAL_WIDTH, I_FILLED, N_STATS
+from .engine import I_HAND, I_UNSEEN
 from .jit import kernel
+from .scoring import _line_score, _line_value
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 PHASES = 4
-MAX_SIZE = 8
-MEAN_BINS = 2 * (DIST_HI - DIST_LO) + 1  # half points from DIST_LO to DIST_HI
-ROWS = PHASES * MAX_SIZE * MEAN_BINS
-COUNT = EVAL_WIDTH  # the table's last column: the training lines of the row
-MIN_COUNT = 0.01  # smoothed rows with fewer (effective) training lines are left out
-SMOOTH = 2.0  # bins (half points): the width of the smoothing of a group's rows
-SMOOTH_MEAN = 1000.0  # bins: the width of the smoothing of the mean residual (wide: one shift per group)
-SHARE = 0.2  # the model's share in the blend, at most (measured: see the module doc)
-PRIOR = 4.0  # pseudo-lines of the random-completion estimate blended into every row
+LEFT_MAX = 8  # cards still to come of a value or colour, clipped
+MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours + 3 sequences
+TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
+COMPLETIONS = 16  # random completions per line of the base estimate (numberup.search)
+BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
+SOFT_MIN = 1.0  # temperature of the soft minimum of the line values (levels scored by the lowest)
 MODELS = Path(__file__).resolve().parent / "models"
+
+_COLOUR_RULES = (L.RULE_COLOUR_SUM, L.RULE_COLOUR_RUN_SUM, L.RULE_COLOUR_SECOND,
+                 L.RULE_COUNT_X_COUNT, L.RULE_RUN_X_RUN, L.RULE_SUM_X_COUNT,
+                 L.RULE_TRIPLET_COLOUR_SUM)
 
 
 def empty_table() -> np.ndarray:
-    """No model: the evaluation keeps its random completions."""
-    return np.zeros((0, EVAL_WIDTH + 1), np.float64)
+    """No model (players that do not read one carry this)."""
+    return np.zeros(0, np.float64)
 
 
 @kernel(inline="always")
-def _line_group(p, geo, S, li):
-    """The first table row of line ``li``'s group (phase, empty cells); -1: a full line."""
-    n = p[L.P_SIZE]
-    n_empty = 0
-    for i in range(n):
-        if S.grid[geo.lines[li, i]] < 0:
-            n_empty += 1
-    if n_empty == 0:
-        return -1
-    phase = min((S.ints[I_FILLED] * PHASES) // (n * n), PHASES - 1)
-    return (phase * MAX_SIZE + n_empty - 1) * MEAN_BINS
+def _reads_colours(rule):
+    return (rule == L.RULE_COLOUR_SUM or rule == L.RULE_COLOUR_RUN_SUM
+            or rule == L.RULE_COLOUR_SECOND or rule == L.RULE_COUNT_X_COUNT
+            or rule == L.RULE_RUN_X_RUN or rule == L.RULE_SUM_X_COUNT
+            or rule == L.RULE_TRIPLET_COLOUR_SUM)
 
 
 @kernel(inline="always")
-def _bin_position(mean):
-    """Where ``mean`` falls on the bins of a group, as a float in [0, MEAN_BINS - 1]."""
-    return min(max((mean - DIST_LO) * 2.0, 0.0), MEAN_BINS - 1.0)
+def _sequence_base(rule, n_values):
+    """Symbols of a cell in the sequence features: empty, a value, or a value that continues
+    its left neighbour's colour; 0: the rule does not read the order of the cells."""
+    if rule == L.RULE_STREET_RUN or rule == L.RULE_COLOUR_RUN_SUM or rule == L.RULE_RUN_X_RUN:
+        return 2 * n_values + 1
+    return 0
 
 
 @kernel(inline="always")
-def _line_row(p, geo, S, li, mean):
-    """The table row (nearest bin) of line ``li`` whose random-completion mean is ``mean``, as
-    training logs it; -1: a full line."""
-    g = _line_group(p, geo, S, li)
-    if g < 0:
-        return -1
-    return g + np.int64(np.floor(_bin_position(mean) + 0.5))
-
-
-@kernel(inline="always")
-def _calibrate_line(p, geo, S, line_eval, table, li):
-    """Blend line ``li``'s random-completion estimate in ``line_eval`` with its learned value,
-    interpolated between the two bins around its mean (module doc); nothing without a model."""
-    if table.shape[0] == 0:
-        return
-    g = _line_group(p, geo, S, li)
-    if g < 0:
-        return
-    x = _bin_position(line_eval[li, 0])
-    b = min(np.int64(np.floor(x)), MEAN_BINS - 2)
-    f = x - b
-    r0 = g + b
-    r1 = r0 + 1
-    c = (1.0 - f) * table[r0, COUNT] + f * table[r1, COUNT]
-    if c <= 0.0:
-        return
-    w = SHARE * c / (c + PRIOR)
-    mean_r = line_eval[li, 0]
-    t0 = (1.0 - f) * table[r0, 0] + f * table[r1, 0]
-    t1 = (1.0 - f) * table[r0, 1] + f * table[r1, 1]
-    m2 = w * t1 + (1.0 - w) * (line_eval[li, 1] + mean_r * mean_r)
-    mean = w * t0 + (1.0 - w) * mean_r
-    line_eval[li, 0] = mean
-    line_eval[li, 1] = max(m2 - mean * mean, 0.0)
-    width = EVAL_WIDTH if p[L.P_AGG] == L.AGG_MIN_X10 else N_STATS
-    for q in range(2, width):
-        tq = (1.0 - f) * table[r0, q] + f * table[r1, q]
-        line_eval[li, q] = w * tq + (1.0 - w) * line_eval[li, q]
+def _reads_streets(rule):
+    return rule == L.RULE_STREET_ANY or rule == L.RULE_STREET_RUN
 
 
 @kernel
-def _calibrate_all(p, geo, S, line_eval, table):
-    if table.shape[0] == 0:
-        return
-    for li in range(p[L.P_NLINES]):
-        _calibrate_line(p, geo, S, line_eval, table, li)
+def _layout(p):
+    """Offsets of the tables in the weight array: (per value, colour top, colour left, street
+    colours, sequences, base estimate, total size); the histogram starts at 0."""
+    n = p[L.P_SIZE]
+    nv = p[L.P_VALUES]
+    rule = p[L.P_RULE]
+    hist = PHASES * (n + 1) ** nv
+    per_value = nv * (n + 1) * (LEFT_MAX + 1) * (n + 1)
+    smax = n * nv + 1
+    top = left = streets = 0
+    if _reads_colours(rule):
+        top = smax * (n + 1) * smax * (n + 1)
+        left = 2 * smax * (LEFT_MAX + 1) * (n + 1)
+    if _reads_streets(rule):
+        streets = (1 << nv) * (1 << nv) * (n + 1)
+    b = _sequence_base(rule, nv)
+    seq = (n - TUPLE + 1) * b ** TUPLE if b > 0 else 0
+    o1 = hist
+    o2 = o1 + per_value
+    o3 = o2 + top
+    o4 = o3 + left
+    o5 = o4 + streets
+    o6 = o5 + seq
+    return o1, o2, o3, o4, o5, o6, o6 + PHASES * (n + 1) * BASE_BINS
 
 
-def fit_table(level, rows: np.ndarray, mean: np.ndarray, contrib: np.ndarray,
-              values: np.ndarray, smooth_mean: float | None = None) -> np.ndarray:
-    """The dense table (``ROWS`` x ``EVAL_WIDTH + 1``) from training lines: each line's row,
-    random-completion mean, final contribution and final value (flat arrays in a fixed order,
-    so the table does not depend on how the games were split).
-
-    The mean column is the bin's centre plus the smoothed mean *residual* (final minus random
-    mean) over a Gaussian of ``smooth_mean`` bins: wide, it keeps the random completions' slope
-    and only shifts each group (phase, empty cells) by what play adds to such lines."""
-    smooth_mean = SMOOTH_MEAN if smooth_mean is None else smooth_mean
-    p = L.PARAMS[level.number]
-    rows = rows.astype(np.int64)
-    contrib = contrib.astype(np.float64)
-    values = values.astype(np.int64)
-    resid = contrib - np.asarray(mean, np.float64)
-    count = np.bincount(rows, minlength=ROWS).astype(np.float64)
-    t = np.zeros((ROWS, EVAL_WIDTH + 1), np.float64)
-    used = count > 0
-    cnt = np.where(used, count, 1.0)
-    t[:, 0] = np.bincount(rows, contrib, ROWS) / cnt
-    t[:, 1] = np.bincount(rows, contrib * contrib, ROWS) / cnt
-    for q, medal in enumerate((L.P_BRONZE, L.P_SILVER, L.P_GOLD)):
-        target = (int(p[medal]) + 9) // 10
-        t[:, 2 + q] = np.bincount(rows, (values >= target).astype(np.float64), ROWS) / cnt
-    width = DIST_HI - DIST_LO + 1
-    v = np.clip(values, DIST_LO, DIST_HI) - DIST_LO
-    hist = np.bincount(rows * width + v, minlength=ROWS * width).reshape(ROWS, width)
-    at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # [:, j]: lines of value >= DIST_LO + j
-    t[:, N_STATS:EVAL_WIDTH] = at_least[:, 1:] / cnt[:, None]
-    t[:, COUNT] = count
-    out = smooth(t, SMOOTH)
-    r = np.zeros_like(t)
-    r[:, 0] = np.bincount(rows, resid, ROWS) / cnt
-    r[:, 1] = np.bincount(rows, resid * resid, ROWS) / cnt
-    r[:, COUNT] = count
-    r = smooth(r, smooth_mean)
-    ok = out[:, COUNT] > 0
-    centre = np.tile(np.arange(MEAN_BINS) / 2.0 + DIST_LO, ROWS // MEAN_BINS)
-    out[:, 0] = np.where(ok, centre + r[:, 0], 0.0)
-    out[:, 1] = np.where(ok, out[:, 0] ** 2 + np.maximum(r[:, 1] - r[:, 0] ** 2, 0.0), 0.0)
-    return out
+def model_size(level: int) -> int:
+    """Entries of the weight array of ``level``."""
+    return int(_layout(L.PARAMS[level])[6])
 
 
-def smooth(t: np.ndarray, sigma: float) -> np.ndarray:
-    """Each group's rows averaged over neighbouring bins (a Gaussian of ``SMOOTH`` bins,
-    weighted by the rows' counts): a row's value borrows from lines of nearly the same mean,
-    so that a table of a few thousand games is not noisier than the differences between
-    moves. The count becomes the smoothed (effective) count."""
-    b = np.arange(MEAN_BINS)
-    kern = np.exp(-0.5 * ((b[:, None] - b[None, :]) / sigma) ** 2)
-    out = np.zeros_like(t)
-    for g0 in range(0, ROWS, MEAN_BINS):
-        block = t[g0:g0 + MEAN_BINS]
-        cnt = block[:, COUNT]
-        eff = kern @ cnt
-        ok = eff >= MIN_COUNT
-        out[g0:g0 + MEAN_BINS, :EVAL_WIDTH] = np.where(
-            ok[:, None], (kern @ (block[:, :EVAL_WIDTH] * cnt[:, None])) / np.where(ok, eff, 1.0)[:, None], 0.0)
-        out[g0:g0 + MEAN_BINS, COUNT] = np.where(ok, eff, 0.0)
-    return out
+@kernel(inline="always")
+def _line_contribution(p, grid, lines, li, n):
+    """What line ``li`` adds to the result as it stands: its value, or 10 x checkmarkers."""
+    points, markers = _line_score(p, grid, lines, li, n)
+    if p[L.P_AGG] == L.AGG_MARKERS_X10:
+        return 10.0 * max(markers, 0)
+    return float(_line_value(points, markers))
 
 
-def predict(table, groups, random_mean, share: float = SHARE) -> np.ndarray:
-    """The evaluation's line means (as :func:`_calibrate_line` makes them), in plain numpy:
-    lines given by their group's first row and their random-completion mean."""
-    pred = np.asarray(random_mean, np.float64).copy()
-    if len(table) == 0:
-        return pred
-    x = np.clip((pred - DIST_LO) * 2.0, 0.0, MEAN_BINS - 1.0)
-    b = np.minimum(np.floor(x).astype(np.int64), MEAN_BINS - 2)
-    f = x - b
-    r0 = np.asarray(groups, np.int64) + b
-    c = (1 - f) * table[r0, COUNT] + f * table[r0 + 1, COUNT]
-    t0 = (1 - f) * table[r0, 0] + f * table[r0 + 1, 0]
-    w = np.where(c > 0, share * c / (c + PRIOR), 0.0)
-    return w * t0 + (1 - w) * pred
+@kernel
+def _tally(S, values_left, colours_left, masks_left):
+    """Count the cards still to come (unseen and in hand) by value and by colour, and for
+    each colour the bit mask of its values still to come."""
+    for q in range(values_left.shape[0]):
+        values_left[q] = 0
+        colours_left[q] = 0
+        masks_left[q] = 0
+    for k in range(S.ints[I_UNSEEN] + S.ints[I_HAND]):
+        card = S.unseen[k] if k < S.ints[I_UNSEEN] else S.hand[k - S.ints[I_UNSEEN]]
+        values_left[card // 8] += 1
+        colours_left[card % 8] += 1
+        masks_left[card % 8] |= 1 << (card // 8)
 
 
-def prediction_error(table, rows, contrib, random_mean, share: float = SHARE) -> float:
-    """Mean squared error of the evaluation's line means against the lines' final
-    contributions (``rows``: as training logs them); with an empty table, that of the random
-    completions; ``share=1``: that of the model alone."""
-    groups = np.asarray(rows, np.int64) // MEAN_BINS * MEAN_BINS
-    return float(np.mean((predict(table, groups, random_mean, share) - contrib) ** 2))
+@kernel(inline="always")
+def _take(card, values_left, colours_left, masks_left, sign):
+    """The card leaves the cards still to come (``sign`` -1), or comes back (+1)."""
+    values_left[card // 8] += sign
+    colours_left[card % 8] += sign
+    masks_left[card % 8] ^= 1 << (card // 8)
+
+
+@kernel
+def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_left, base,
+                   out):
+    """Write the weight indices of line ``li``'s features into ``out``; returns how many
+    (0: the line is full). ``filled``: cards on the grid; ``values_left``, ``colours_left``,
+    ``masks_left``: the cards still to come (:func:`_tally`, less the card just played);
+    ``base``: the line's base estimate (the mean of its random completions)."""
+    n = p[L.P_SIZE]
+    nv = p[L.P_VALUES]
+    nc = p[L.P_COLOURS]
+    rule = p[L.P_RULE]
+    o1, o2, o3, o4, o5, o6, total = _layout(p)
+    empty = 0
+    for i in range(n):
+        if grid[lines[li, i]] < 0:
+            empty += 1
+    if empty == 0:
+        return 0
+    phase = min(filled * PHASES // (n * n), PHASES - 1)
+    m = 0
+    # histogram of values, by phase
+    h = 0
+    radix = 1
+    for v in range(nv):
+        c = 0
+        for i in range(n):
+            card = grid[lines[li, i]]
+            if card >= 0 and card // 8 == v:
+                c += 1
+        h += c * radix
+        radix *= n + 1
+        # per value: its count, how many are still to come, empty cells
+        left = min(values_left[v], LEFT_MAX)
+        out[m + 1 + v] = o1 + ((v * (n + 1) + c) * (LEFT_MAX + 1) + left) * (n + 1) + empty
+    out[m] = phase * radix + h
+    m += 1 + nv
+    if _reads_colours(rule):
+        smax = n * nv + 1
+        s1 = c1 = s2 = c2 = 0
+        t1 = t2 = -1
+        for col in range(nc):
+            s = c = 0
+            for i in range(n):
+                card = grid[lines[li, i]]
+                if card >= 0 and card % 8 == col:
+                    s += card // 8 + 1
+                    c += 1
+            if c == 0:
+                continue
+            if s > s1 or (s == s1 and c > c1):
+                s2, c2, t2 = s1, c1, t1
+                s1, c1, t1 = s, c, col
+            elif s > s2 or (s == s2 and c > c2):
+                s2, c2, t2 = s, c, col
+        out[m] = o2 + ((s1 * (n + 1) + c1) * smax + s2) * (n + 1) + empty
+        l1 = min(colours_left[t1], LEFT_MAX) if t1 >= 0 else 0
+        l2 = min(colours_left[t2], LEFT_MAX) if t2 >= 0 else 0
+        out[m + 1] = o3 + (s1 * (LEFT_MAX + 1) + l1) * (n + 1) + empty
+        out[m + 2] = o3 + smax * (LEFT_MAX + 1) * (n + 1) + (s2 * (LEFT_MAX + 1) + l2) * (n + 1) + empty
+        m += 3
+    if _reads_streets(rule):  # per colour in the line: its values there, and still to come
+        for col in range(nc):
+            here = 0
+            for i in range(n):
+                card = grid[lines[li, i]]
+                if card >= 0 and card % 8 == col:
+                    here |= 1 << (card // 8)
+            if here == 0:
+                continue
+            ahead = masks_left[col]
+            out[m] = o4 + ((here << nv) + ahead) * (n + 1) + empty
+            m += 1
+    b = _sequence_base(rule, nv)
+    if b > 0:
+        for t in range(n - TUPLE + 1):
+            x = 0
+            for i in range(t + TUPLE - 1, t - 1, -1):  # the tuple's first cell is its lowest digit
+                card = grid[lines[li, i]]
+                sym = 0
+                if card >= 0:
+                    sym = card // 8 + 1
+                    if i > 0:
+                        left_card = grid[lines[li, i - 1]]
+                        if left_card >= 0 and left_card % 8 == card % 8:
+                            sym += nv
+                x = x * b + sym
+            out[m] = o5 + t * b ** TUPLE + x
+            m += 1
+    x = min(max(np.int64(np.floor(base + 0.5)) - BASE_LO, 0), BASE_BINS - 1)
+    out[m] = o6 + (phase * (n + 1) + empty) * BASE_BINS + x
+    m += 1
+    return m
+
+
+@kernel
+def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_left, base,
+                     features):
+    """Line ``li``'s predicted final contribution: exact if full, else its base estimate plus
+    the sum of its features' weights (``features``: scratch for their indices)."""
+    n = p[L.P_SIZE]
+    m = _line_features(p, geo.lines, S.grid, li, filled, values_left, colours_left, masks_left,
+                       base, features)
+    if m == 0:
+        return _line_contribution(p, S.grid, geo.lines, li, n)
+    y = base
+    for q in range(m):
+        y += W[features[q]]
+    return y
+
+
+@kernel
+def _afterstate_value(p, geo, S, X, filled):
+    """V of the grid in ``S`` with the cards still to come in ``X.values_left`` and
+    ``X.colours_left``: the sum of the line predictions, or on levels scored by the lowest line
+    10 x their soft minimum (temperature ``SOFT_MIN``) plus a thousandth of the sum, so that
+    every line's shortfall counts, the lowest most. ``X.line_eval[li, 0]``: each line's base
+    estimate (:func:`numberup.search._estimate_line`); ``X.predicted[li]`` := line ``li``'s
+    prediction."""
+    nl = p[L.P_NLINES]
+    total = 0.0
+    low = 1e300
+    for li in range(nl):
+        y = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left, X.colours_left,
+                             X.masks_left, X.line_eval[li, 0], X.features)
+        X.predicted[li] = y
+        total += y
+        low = min(low, y)
+    if p[L.P_AGG] != L.AGG_MIN_X10:
+        return total
+    acc = 0.0
+    for li in range(nl):
+        acc += math.exp(-(X.predicted[li] - low) / SOFT_MIN)
+    return 10.0 * (low - SOFT_MIN * math.log(acc)) + 1e-3 * total
 
 
 # --- model files --------------------------------------------------------------------------
 
-def save_model(path, table: np.ndarray, level: int, seed: int, games: int, k: int,
-               iterations: int) -> None:
-    """Write a model: the used rows of ``table`` and what made it. The same table gives the
+def save_model(path, weights: np.ndarray, level: int, seed: int, games: int) -> None:
+    """Write a model: the weights (float32) and what made them. The same weights give the
     same bytes (the archive's timestamps are fixed)."""
-    used = np.flatnonzero(table[:, COUNT] > 0).astype(np.int32)
     arrays = {
         "level": np.int64(level), "version": np.int64(FEATURE_VERSION), "seed": np.int64(seed),
-        "games": np.int64(games), "k": np.int64(k), "iterations": np.int64(iterations),
-        "rows": used, "table": table[used, :EVAL_WIDTH].astype(np.float32),
-        "counts": table[used, COUNT].astype(np.float32),
+        "games": np.int64(games), "weights": np.asarray(weights, np.float32),
     }
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -248,13 +305,13 @@ def save_model(path, table: np.ndarray, level: int, seed: int, games: int, k: in
 
 
 def read_model(path, level: int | None = None) -> tuple[np.ndarray, dict]:
-    """(dense table, facts) of the model file ``path``; a damaged file, another feature
+    """(weights as float64, facts) of the model file ``path``; a damaged file, another feature
     version or (given ``level``) another level's model raises a one-line InputError."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:
-            facts = {k: int(z[k]) for k in ("level", "version", "seed", "games", "k", "iterations")}
-            used, tab, counts = z["rows"], z["table"], z["counts"]
+            facts = {k: int(z[k]) for k in ("level", "version", "seed", "games")}
+            weights = z["weights"]
     except FileNotFoundError:
         raise InputError(f"model file {path} does not exist") from None
     except Exception as err:  # a damaged archive: zip, npy or missing-key errors
@@ -265,16 +322,13 @@ def read_model(path, level: int | None = None) -> tuple[np.ndarray, dict]:
                          f"numberup reads version {FEATURE_VERSION}: train it again")
     if level is not None and facts["level"] != level:
         raise InputError(f"model file {path} is for level {facts['level']}, not level {level}")
-    ok = (used.ndim == 1 and tab.shape == (len(used), EVAL_WIDTH) and counts.shape == used.shape
-          and (len(used) == 0 or (used.min() >= 0 and used.max() < ROWS))
-          and np.all(np.isfinite(tab)) and np.all(counts > 0))
+    lv = facts["level"]
+    ok = (1 <= lv < len(L.PARAMS) and weights.dtype == np.float32
+          and weights.shape == (model_size(lv),) and bool(np.all(np.isfinite(weights))))
     if not ok:
-        raise InputError(f"model file {path} is damaged (its table does not fit feature "
-                         f"version {FEATURE_VERSION})")
-    table = np.zeros((ROWS, EVAL_WIDTH + 1), np.float64)
-    table[used, :EVAL_WIDTH] = tab
-    table[used, COUNT] = counts
-    return table, facts
+        raise InputError(f"model file {path} is damaged (its weights do not fit feature "
+                         f"version {FEATURE_VERSION} of level {lv})")
+    return weights.astype(np.float64), facts
 
 
 def model_path(level: int) -> Path:
@@ -284,21 +338,30 @@ def model_path(level: int) -> Path:
 
 @lru_cache(maxsize=None)
 def load_table(level: int) -> np.ndarray:
-    """The package's model of ``level`` (cached); none raises a one-line InputError saying how
-    to make it."""
+    """The package's model of ``level`` (cached, read-only); none raises a one-line
+    InputError saying how to make it."""
     path = model_path(level)
     if not path.is_file():
         raise InputError(f"level {level} has no learned model ({path.name}): make one with "
                          f"'numberup train --level {level} --out {path}'")
-    table, _ = read_model(path, level)
-    return table
+    weights, _ = read_model(path, level)
+    weights.setflags(write=False)
+    return weights
+
+
+def uses_model(player) -> bool:
+    """Whether ``player`` plays with the learned evaluation: the learned player, expectimax
+    with ``eval=learned``, rollouts whose base player is the learned one."""
+    if player.kind.name == "learned":
+        return True
+    return any(name in player.kind.params and player.param(name) == "learned"
+               for name in ("eval", "base"))
 
 
 def model_for(level, player) -> np.ndarray:
-    """The table a player's scratch carries: the level's model if the player asks for the
-    learned evaluation (``eval=learned``), or its base player does (``rollout:base=learned``),
-    else none."""
-    if "eval" in player.kind.params and player.param("eval") == "learned":
+    """The weights a player's scratch carries (``Scratch.learned``): the level's model if the
+    player plays with it (:func:`uses_model`), or its base player does, else none."""
+    if uses_model(player):
         return load_table(level.number)
     if player.kind.base is not None:
         return model_for(level, player.kind.base(player.params))

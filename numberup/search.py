@@ -58,7 +58,6 @@ from .engine import (
     _apply, _undo_apply, new_state,
 )
 from .jit import kernel
-from .learned import _calibrate_line
 from .players.base import LATE_CELLS
 from .rng import _mix
 from .scoring import _line_score, _line_value
@@ -92,8 +91,13 @@ class Scratch(NamedTuple):
     chance_sum, drawn : float64 (5,)  a chance node's running sum, and the value after one card
     deck : int8 (deck,)               a rollout's order of the cards to come
     T : State                         a rollout's copy of the state
-    learned : float64 (rows, EVAL_WIDTH + 1)  a learned model of the lines' final values
-                                      (:mod:`numberup.learned`); no rows: none
+    learned : float64 (weights,)      the learned evaluation's weights
+                                      (:mod:`numberup.learned`); empty: none
+    values_left, colours_left : int64 (8,)  the learned evaluation's count of the cards
+                                      still to come, by value and by colour
+    masks_left : int64 (8,)           per colour, the bit mask of its values still to come
+    features : int64 (MAX_FEATURES,)  the learned evaluation's weight indices of one line
+    predicted : float64 (14,)         the learned evaluation's prediction of each line
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
@@ -116,6 +120,11 @@ class Scratch(NamedTuple):
     deck: np.ndarray
     T: State
     learned: np.ndarray
+    values_left: np.ndarray
+    colours_left: np.ndarray
+    masks_left: np.ndarray
+    features: np.ndarray
+    predicted: np.ndarray
     endgame: Endgame
     base: object
 
@@ -142,7 +151,7 @@ def new_scratch(level, player=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)
     by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.model_for`;
     its base player's own scratch, if it has one)."""
-    from .learned import empty_table, model_for
+    from .learned import MAX_FEATURES, empty_table, model_for
 
     base = np.zeros(0, np.float64)
     if player is not None and player.kind.base is not None:
@@ -164,6 +173,11 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(level.deck_size, np.int8),
         new_state(level.cells),
         empty_table() if player is None else model_for(level, player),
+        np.zeros(8, np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(MAX_FEATURES, np.int64),
+        np.zeros(MAX_LINES, np.float64),
         new_endgame(level),
         base,
     )
@@ -369,7 +383,6 @@ def _reestimate(p, geo, S, X, cell, k, n_pool):
         li = geo.cell_lines[cell, q]
         if li >= 0 and li < p[L.P_NLINES]:
             _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
-            _calibrate_line(p, geo, S, X.line_eval, X.learned, li)
 
 
 @kernel(inline="always")

@@ -1,16 +1,17 @@
 """Training the learned evaluation (:mod:`numberup.learned`) by self-play.
 
-A round plays seeded games with expectimax (``depth=1``, its default ``k``) and logs, after
-every move, each unfinished line's row in the table (from the same random completions the
-search judged that move by) and, at the end, what each line finally added. The table is the
-average of the final values per row (Monte Carlo, on the player's own games). Round 1 plays with
-random completions only; each further round plays with the table of the round before and
-refits on its own games, so the table learns what *its* player makes of a line.
+The learned player plays seeded games with the weights as they stand; after every move it
+logs, for each unfinished line, the indices of the line's features in the afterstate it chose.
+When the game ends, each logged line's prediction is moved toward what the line finally added
+(Monte Carlo regression on the player's own games, a step of ``rate x error`` spread evenly
+over the line's features), in move order; the next game plays with the updated weights, so
+the player improves its own policy as it learns (policy iteration, one game at a time). The
+step size falls from ``RATE`` to a tenth of it over the run.
 
-Round ``r`` plays games ``r * games .. (r + 1) * games - 1`` of the master seed; game ``i``
-depends on ``(seed, i)`` only and the table is made of counts and sums of whole numbers in game
-order, so the same seed gives the same model bytes whatever the number of threads. Judge a
-model on decks of another seed (``compare --seed 2026``; training defaults to seed 7).
+Game ``i`` of the master seed is dealt from ``(seed, i)`` alone and a level trains on one
+thread, games in order, so the same seed gives the same model bytes whatever ``--jobs``
+(which trains several levels at once). Judge a model on decks of another seed (``compare
+--seed 2026``; training defaults to seed 7).
 """
 
 from __future__ import annotations
@@ -22,125 +23,168 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, new_state,
+    I_FILLED, _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, new_state,
 )
-from .jit import kernel
-from .learned import _line_row, empty_table, fit_table
-from .levels import get_level
-from .players import parse_player
-from .players.expectimax import BY_DEPTH
-from .scoring import _line_score, _line_value
-from .search import _contribution, _estimate_all, _fill_pool, new_scratch
 from .grid import geometry
-
-_expectimax_depth1 = BY_DEPTH[1]  # training plays expectimax at depth 1, its default
+from .jit import kernel
+from .learned import (
+    COMPLETIONS, MAX_FEATURES, _line_contribution, _line_features, _tally, model_size,
+)
+from .levels import get_level
+from .players.learned import _learned_action
+from .search import _estimate_all, _fill_pool
 
 DEFAULT_SEED = 7
-DEFAULT_GAMES = 4000
-DEFAULT_ROUNDS = 1
-TRAIN_SPEC = "expectimax"
+DEFAULT_GAMES = 30_000
+RATE = 0.02  # the first games' step: the share of a line's error corrected at once
+RATE_END = 0.1  # the last games' step, as a share of RATE
 
 
 @kernel(nogil=True)
-def _train_block(p, geo, S, X, deck, params, master, first, lo, hi,
-                 out_rows, out_mean, out_contrib, out_value):
-    """Play games ``lo .. hi-1`` (game ``first + g`` of ``master``) with expectimax and log,
-    after move ``m`` of game ``g``, line ``li``'s table row ``out_rows[g, m, li]`` (-1: full
-    or no move) and random-completion mean ``out_mean[g, m, li]``; at the end each line's final
-    contribution and value (``out_contrib[g, li]``, ``out_value[g, li]``)."""
+def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, rate,
+                 feats, n_feats, bases):
+    """Play games ``first .. first+n-1`` of ``master`` with the learned player (its parameters
+    ``params``: the mean objective) reading and updating the weights ``W`` (see the module doc); ``done`` games of ``total`` were played
+    before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
+    feature log and each logged line's base estimate.
+    Returns the sum of the squared errors of the logged lines (before their update) and
+    their count."""
     n_lines = p[L.P_NLINES]
-    k = np.int64(params[2])
-    for g in range(lo, hi):
-        seed, n_deck = _deal(p, geo, S, deck, master, first + g, False)
+    size = p[L.P_SIZE]
+    sq = 0.0
+    count = 0
+    for g in range(n):
+        _deal(p, geo, S, deck, master, first + g, False)
+        step = rate * (1.0 - (1.0 - RATE_END) * (done + g) / max(total, 1))
         m = 0
         while not _done(p, S):
             _begin_turn(p, geo, S, deck)
             cand = X.cand[0]
             n_cand = _candidates(geo, S, cand)
-            slot, cell = _expectimax_depth1(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
-                                            params)
-            n_pool = _fill_pool(S, X.pool)  # the pool the search judged the move with
+            slot, cell = _learned_action(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
+                                         params)
+            n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
+            _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
+            _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
-                out_mean[g, m, li] = X.line_eval[li, 0]
-                out_rows[g, m, li] = _line_row(p, geo, S, li, X.line_eval[li, 0]) if cell >= 0 else -1
+                bases[m, li] = X.line_eval[li, 0]
+                n_feats[m, li] = _line_features(p, geo.lines, S.grid, li, S.ints[I_FILLED],
+                                                X.values_left, X.colours_left, X.masks_left,
+                                                bases[m, li], feats[m, li])
             m += 1
-        for r in range(m, out_rows.shape[1]):
-            for li in range(n_lines):
-                out_rows[g, r, li] = -1
         for li in range(n_lines):
-            points, markers = _line_score(p, S.grid, geo.lines, li, p[L.P_SIZE])
-            out_contrib[g, li] = _contribution(p, points, markers)
-            out_value[g, li] = _line_value(points, markers)
+            y = _line_contribution(p, S.grid, geo.lines, li, size)
+            for r in range(m):
+                k = n_feats[r, li]
+                if k == 0:
+                    continue
+                pred = bases[r, li]
+                for q in range(k):
+                    pred += W[feats[r, li, q]]
+                err = y - pred
+                sq += err * err
+                count += 1
+                d = step * err / k
+                for q in range(k):
+                    W[feats[r, li, q]] += d
+    return sq, count
 
 
-def self_play(level, table, seed: int, first: int, n: int, jobs: int = 1, pool=None):
-    """Logged games ``first .. first+n-1`` of ``seed`` by expectimax with ``table`` (see
-    :func:`_train_block`): (rows, random means, final contributions, final values), flat, one
-    entry per unfinished line after a move, in game order."""
+def _mean_player() -> np.ndarray:
+    """The parameters of the learned player that training plays: its defaults (the mean)."""
+    from .players import parse_player
+
+    return parse_player("learned").params
+
+
+def cost(level: int) -> int:
+    """A rough relative cost of a training game of ``level``: cells x cards to choose from."""
+    lv = get_level(level)
+    return lv.cells * lv.cells * max(lv.hand, 1)
+
+
+def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED,
+                progress: Callable[[int], None] | None = None, chunk: int = 500,
+                rate: float = RATE) -> tuple[np.ndarray, dict]:
+    """Train a model of ``level`` on ``games`` self-play games of ``seed``; returns the
+    weights (float32 values, as a file keeps them) and facts (``seconds``, and the mean
+    squared error of the line predictions over the first and the last tenth of the games)."""
     from .play import max_moves
-
-    p = L.PARAMS[level.number]
-    nl = int(p[L.P_NLINES])
-    mm = max_moves(level)
-    rows = np.full((n, mm, nl), -1, np.int32)
-    mean = np.zeros((n, mm, nl), np.float64)
-    contrib = np.zeros((n, nl), np.float64)
-    value = np.zeros((n, nl), np.int64)
-    geo = geometry(level.size)
-    params = parse_player(TRAIN_SPEC).params
-    blocks = max(1, min(4 * jobs, n))
-    bounds = [(n * b // blocks, n * (b + 1) // blocks) for b in range(blocks)]
-
-    def block(lo_hi):
-        S, X, deck = new_state(level.cells), new_scratch(level), np.zeros(level.deck_size, np.int8)
-        X = X._replace(learned=table)
-        _train_block(p, geo, S, X, deck, params, np.uint64(seed % 2**64), first, lo_hi[0],
-                     lo_hi[1], rows, mean, contrib, value)
-
-    if pool is None or n == 0:
-        for b in bounds:
-            block(b)
-    else:
-        list(pool.map(block, bounds))
-    ok = rows >= 0
-    g_idx = np.broadcast_to(np.arange(n)[:, None, None], rows.shape)[ok]
-    l_idx = np.broadcast_to(np.arange(nl)[None, None, :], rows.shape)[ok]
-    return rows[ok], mean[ok], contrib[g_idx, l_idx], value[g_idx, l_idx]
-
-
-def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, jobs: int = 1,
-                rounds: int = DEFAULT_ROUNDS, progress: Callable[[int], None] | None = None,
-                chunk: int = 200) -> tuple[np.ndarray, dict]:
-    """Train a model of ``level`` (``rounds`` rounds of ``games`` games each); returns the
-    dense table and facts (``seconds``, and each round's squared error of the line means
-    before and after its fit, on its own games)."""
-    from concurrent.futures import ThreadPoolExecutor
+    from .search import new_scratch
 
     lv = get_level(level)
-    table = empty_table()
-    facts = {"level": lv.number, "seed": seed, "games": games, "rounds": rounds, "errors": []}
+    p = L.PARAMS[lv.number]
+    geo = geometry(lv.size)
+    W = np.zeros(model_size(lv.number), np.float64)
+    S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
+    X = X._replace(learned=W)
+    feats = np.zeros((max_moves(lv), int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
+    n_feats = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.int64)
+    bases = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.float64)
+    errors = []
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(jobs) as pool:
-        for r in range(rounds):
-            parts = []
-            for start in range(0, games, chunk):
-                n = min(chunk, games - start)
-                parts.append(self_play(lv, table, seed, r * games + start, n, jobs, pool))
-                if progress:
-                    progress(n)
-            rows, mean, contrib, value = (np.concatenate(a) for a in zip(*parts))
-            before = _error(table, rows, contrib, mean)
-            table = fit_table(lv, rows, mean, contrib, value)
-            facts["errors"].append((before, _error(table, rows, contrib, mean)))
-    facts["seconds"] = time.perf_counter() - t0
-    return table, facts
+    for start in range(0, games, chunk):
+        n = min(chunk, games - start)
+        sq, cnt = _train_games(p, geo, S, X, deck, W, _mean_player(), np.uint64(seed % 2**64),
+                               start, n, games,
+                               start, rate, feats, n_feats, bases)
+        errors.append((sq, cnt, n))
+        if progress:
+            progress(n)
+    seconds = time.perf_counter() - t0
+    facts = {"level": lv.number, "seed": seed, "games": games, "seconds": seconds,
+             "error_first": _tenth(errors, games, first=True),
+             "error_last": _tenth(errors, games, first=False)}
+    return W.astype(np.float32).astype(np.float64), facts
 
 
-def _error(table, rows, contrib, mean):
-    from .learned import prediction_error
+def _tenth(errors, games, first):
+    """Mean squared error of the line predictions over the chunks of the first (last) tenth."""
+    sq = cnt = seen = 0
+    for e in (errors if first else reversed(errors)):
+        sq, cnt, seen = sq + e[0], cnt + e[1], seen + e[2]
+        if seen * 10 >= games:
+            break
+    return sq / cnt if cnt else float("nan")
 
-    if len(rows) == 0:
-        return float("nan")
-    return prediction_error(table, rows, contrib, mean)
+
+def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+    """The results of games ``first .. first+n-1`` of ``seed`` played by the learned player with
+    ``weights`` (not the package's model): to judge a model before it is saved."""
+    from .engine import new_state as _new_state
+    from .play import game_loop, max_moves
+    from .players import parse_player
+    from .search import new_scratch
+
+    lv = get_level(level)
+    p = L.PARAMS[lv.number]
+    player = parse_player("learned")
+    X = new_scratch(lv)._replace(learned=np.asarray(weights, np.float64))
+    S, deck = _new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
+    nl = int(p[L.P_NLINES])
+    scores = np.zeros(n, np.int64)
+    game_loop(player)(p, geometry(lv.size), S, X, deck, player.params, np.uint64(seed % 2**64),
+                      first, 0, n, np.zeros(n, np.uint64), scores, np.zeros((n, nl), np.int16),
+                      np.zeros((n, lv.deck_size), np.int8),
+                      np.zeros((n, max_moves(lv), 2), np.int8))
+    return scores
+
+
+def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> float:
+    """Mean squared error of the line predictions (every unfinished line after every move)
+    against the lines' final contributions, in games ``first .. first+n-1`` of ``seed`` played
+    by the learned player with ``weights`` (which stay as they are)."""
+    from .play import max_moves
+    from .search import new_scratch
+
+    lv = get_level(level)
+    p = L.PARAMS[lv.number]
+    W = np.array(weights, np.float64)
+    S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
+    X = X._replace(learned=W)
+    shape = (max_moves(lv), int(p[L.P_NLINES]))
+    sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, _mean_player(),
+                           np.uint64(seed % 2**64), first, n, n, 0, 0.0, np.zeros(shape + (MAX_FEATURES,), np.int64),
+                           np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+    return sq / cnt

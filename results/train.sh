@@ -5,4 +5,4 @@
 # Its output, with each level's training time, is kept in results/train.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-numberup train --level all --games 4000 --rounds 1 --seed 7 --no-progress | tee results/train.txt
+numberup train --level all --seed 7 --jobs 2 --no-progress | tee results/train.txt

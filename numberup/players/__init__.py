@@ -18,7 +18,7 @@ __all__ = ["LATE_CELLS", "MODULES", "OBJECTIVE_HELP", "OBJECTIVES", "PLAYERS", "
            "PlayerType", "parse_player", "register"]
 
 # The player modules, in the order of their ids (a new player: its module, and a line here).
-MODULES = ("random", "greedy", "expectimax", "rollout")
+MODULES = ("random", "greedy", "expectimax", "rollout", "learned")
 
 PLAYERS: dict[str, PlayerType] = {}
 

@@ -6,8 +6,8 @@ with equal probability, or a random sample of ``S`` of them), and the evaluation
 ``depth`` counts the cards placed in the tree, the current one included: depth 1 judges each
 move by the evaluation of the grid right after it; depth 2 also averages over every next card
 and its best placement (the most this player searches: see :func:`_chance_decide`).
-``eval=learned`` judges the lines with the level's learned model (:mod:`numberup.learned`,
-made by ``numberup train``) instead of their random completions alone.
+``eval=learned`` judges each action by the learned value of its afterstate instead
+(:mod:`numberup.learned`, made by ``numberup train``): the ``learned`` player's kernel.
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.endgame`), and so are the values it leaves for advice.
 """
@@ -20,7 +20,6 @@ from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel, specialize
-from ..learned import _calibrate_all
 from ..rng import _below, _next
 from ..search import (
     MAX_DEPTH, MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
@@ -118,7 +117,6 @@ def _expectimax_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     S.rng[1] = _next(S.rng)  # this decision's completions (common random numbers)
     n_pool = _fill_pool(S, X.pool)
     _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
-    _calibrate_all(p, geo, S, X.line_eval, X.learned)
     child = X.child[ROOT]
     best = X.best[ROOT]
     best[:5] = -1e300
@@ -152,8 +150,16 @@ WITH_ENDGAME = {  # compiled only when a spec asks for the exact endgame
 
 
 def _by_depth(params):
-    """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2), with the
-    exact endgame or without."""
+    """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2); with
+    ``eval=learned``, the learned player's kernel (every action judged by the learned value of
+    its afterstate; ``depth``, ``sample`` and ``k`` unused; ``endgame``
+    as the learned player's)."""
+    if int(params[X_EVAL]) == EVALS.index("learned"):
+        from .learned import FOR_EXPECTIMAX, with_endgame
+
+        if params[X_ENDGAME] > 0:
+            return "learned_endgame", with_endgame(True)
+        return "learned", FOR_EXPECTIMAX
     depth = min(int(params[X_DEPTH]), MAX_DEPTH)
     if params[X_ENDGAME] > 0:
         return f"depth{depth}_endgame", WITH_ENDGAME[depth]
@@ -174,9 +180,9 @@ PLAYER = PlayerType(
                            "(0: all of them)", minimum=0, maximum=MAX_SAMPLE),
         "k": Param(64, "random completions per line in the evaluation", minimum=1, maximum=MAX_K),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
-        "eval": Param("random", "how a line's final value is judged: the mean of its random "
-                                "completions, or a model learned from real games that maps "
-                                "them to what the line finally made (numberup train)",
+        "eval": Param("random", "how a grid is judged: each line's random completions, or "
+                                "the learned value of the afterstate (the 'learned' player; "
+                                "numberup train)",
                       choices=EVALS),
         "endgame": Param(0, "when at most this many cells are empty, search the rest of the "
                             "game exactly over every order of the cards to come (0: never)",

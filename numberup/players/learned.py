@@ -1,0 +1,175 @@
+"""The learned player: every action judged by the learned value of its afterstate.
+
+``learned:objective=O``: for each hand card and cell on offer (and a discard while discards remain) the
+grid right after the move is judged by :func:`numberup.learned._afterstate_value` (a sum over
+lines of learned table entries, with the cards still to come as features), and the best is
+played (ties: the first). The weights are the level's model (``numberup/models``, made by
+``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
+empty, the decision is exact instead (:mod:`numberup.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
+``X``, so any scratch of :func:`numberup.search.new_scratch` with the model serves (rollouts
+call it as their base player).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import levels as L
+from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
+from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
+from ..jit import kernel, specialize
+from ..learned import COMPLETIONS, _afterstate_value, _take, _tally
+from ..rng import _next
+from ..search import (
+    _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
+    _restore_lines, _save_lines, _upper_tail,
+)
+from .expectimax import X_ENDGAME, X_OBJECTIVE
+from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
+
+ROOT = 0  # the decision depth whose line estimates X.saved keeps
+
+
+@kernel(inline="always")
+def _at_least(X, li, u):
+    """P(line ``li``'s value >= the whole number ``u``) from its random completions."""
+    if u <= DIST_LO:
+        return 1.0
+    if u > DIST_HI:
+        return 0.0
+    return X.line_eval[li, _dist_col(u)]
+
+
+@kernel
+def _medals(p, X, value, out):
+    """``out`` := (mean, P(bronze), P(silver), P(gold), sum of the line predictions) of the
+    afterstate whose learned value is ``value`` (:func:`_afterstate_value` just ran).
+
+    Summed levels: a normal law of mean the summed predictions and variance the summed
+    variances of the random completions. Levels scored by the lowest line: the product over
+    the lines of P(line value >= the medal's line target), each line's random-completion
+    distribution shifted by its learned correction (prediction - random-completion mean)."""
+    nl = p[L.P_NLINES]
+    total = var = 0.0
+    for li in range(nl):
+        total += X.predicted[li]
+        var += X.line_eval[li, 1]
+    out[0] = value
+    out[4] = total
+    for q in range(3):
+        target = p[L.P_BRONZE + q]
+        if p[L.P_AGG] != L.AGG_MIN_X10:
+            half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
+            out[1 + q] = _upper_tail(total, var, target, half_step)
+            continue
+        t = (target + 9) // 10
+        prob = 1.0
+        for li in range(nl):
+            x = t - (X.predicted[li] - X.line_eval[li, 0])
+            u = np.int64(math.floor(x))
+            f = x - u
+            prob *= (1.0 - f) * _at_least(X, li, u) + f * _at_least(X, li, u + 1)
+        out[1 + q] = prob
+
+
+def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
+    """The action of the best afterstate value; ``X.values[a, 0]`` := action ``a``'s value
+    (actions numbered as expectimax numbers them: ``slot * n_cand + j``, the discard last).
+    A template: ``_OBJECTIVE`` and ``_ENDGAME_AT`` are the places of the objective and of
+    ``endgame`` in ``prm`` (this player's own parameters, or expectimax's, whose
+    ``eval=learned`` plays this kernel); ``_ENDGAME`` is the exact endgame's hook, or a
+    stand-in that compiles to nothing (:func:`_variant`).
+
+    The base estimate of each line is expectimax's (:mod:`numberup.search`) with
+    ``COMPLETIONS`` completions from the cards to come at the decision (common random numbers
+    within it); the lines through the cell tried are estimated again."""
+    objective = _objective(p, S, np.int64(prm[_OBJECTIVE]))  # noqa: F821
+    slot, cell = _ENDGAME(p, geo, S, X, cand, n_cand, may_discard,  # noqa: F821
+                          np.int64(prm[_ENDGAME_AT]), objective)  # noqa: F821
+    if slot >= 0:
+        return slot, cell
+    best_value = X.best[ROOT]
+    best_value[:5] = -1e300
+    child = X.child[ROOT]
+    S.rng[1] = _next(S.rng)  # this decision's completions
+    n_pool = _fill_pool(S, X.pool)
+    _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
+    _tally(S, X.values_left, X.colours_left, X.masks_left)
+    filled = S.ints[I_FILLED]
+    best = -1e300
+    best_slot, best_cell = 0, cand[0]
+    n_hand = S.ints[I_HAND]
+    for slot in range(n_hand):
+        card = S.hand[slot]
+        _take(card, X.values_left, X.colours_left, X.masks_left, -1)
+        for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
+            cell = cand[j] if j < n_cand else -1
+            if cell >= 0:
+                _save_lines(p, geo, X, cell, ROOT)
+                S.grid[cell] = card
+                for q in range(4):
+                    li = geo.cell_lines[cell, q]
+                    if li >= 0 and li < p[L.P_NLINES]:
+                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, COMPLETIONS, n_pool)
+                v = _afterstate_value(p, geo, S, X, filled + 1)
+                if objective != 0:
+                    _medals(p, X, v, child)
+                S.grid[cell] = -1
+                _restore_lines(p, geo, X, cell, ROOT)
+            else:
+                v = _afterstate_value(p, geo, S, X, filled)
+                if objective != 0:
+                    _medals(p, X, v, child)
+            a = slot * n_cand + j if cell >= 0 else n_hand * n_cand
+            X.values[a, 0] = v
+            if objective == 0:
+                if v > best:
+                    best = v
+                    best_slot, best_cell = slot, cell
+            elif _better(child, best_value, objective):
+                _copy_value(best_value, child)
+                best_slot, best_cell = slot, cell
+        _take(card, X.values_left, X.colours_left, X.masks_left, 1)
+    return best_slot, best_cell
+
+
+_learned_action = specialize(_learned_template, "_learned_action", _OBJECTIVE=0,
+                             _ENDGAME_AT=1, _ENDGAME=_no_endgame)
+FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _OBJECTIVE=X_OBJECTIVE,
+                            _ENDGAME_AT=X_ENDGAME, _ENDGAME=_no_endgame)
+_WITH_ENDGAME = {}  # compiled only when a spec asks for the exact endgame
+
+
+def with_endgame(for_expectimax: bool):
+    """The kernel with the exact endgame's hook, for this player's parameters or for
+    expectimax's (``eval=learned``)."""
+    name = "_learned_for_expectimax_endgame" if for_expectimax else "_learned_action_endgame"
+    if name not in _WITH_ENDGAME:
+        _WITH_ENDGAME[name] = specialize(
+            _learned_template, name, _OBJECTIVE=X_OBJECTIVE if for_expectimax else 0,
+            _ENDGAME_AT=X_ENDGAME if for_expectimax else 1, _ENDGAME=_endgame_decide)
+    return _WITH_ENDGAME[name]
+
+
+def _variant(params):
+    """The variant of the parameters: with the exact endgame or without."""
+    if params[1] > 0:
+        return "endgame", with_endgame(False)
+    return "plain", _learned_action
+
+PLAYER = PlayerType(
+    "learned",
+    "the action whose afterstate (the grid right after it, with the cards still to come) has "
+    "the best learned value: each line's random-completion estimate plus a correction summed "
+    "from table entries learned by self-play (numberup train; the package ships a model per "
+    "level)",
+    _learned_action,
+    {"objective": Param("mean", OBJECTIVE_HELP + "; P(medal) from the random completions' "
+                        "spread around the learned values", choices=OBJECTIVES),
+     "endgame": Param(0, "when at most this many cells are empty, search the rest of the game "
+                         "exactly over every order of the cards to come (0: never)", minimum=0,
+                      maximum=MAX_ENDGAME)},
+    looks_ahead=True, variant=_variant,
+)
