@@ -1,6 +1,6 @@
 """The learned player: every action judged by the learned value of its afterstate.
 
-``learned:objective=O``: for each hand card and cell on offer (and a discard while discards remain) the
+``learned:objective=O,k=K``: for each hand card and cell on offer (and a discard while discards remain) the
 grid right after the move is judged by :func:`numberup.learned._afterstate_value` (a sum over
 lines of learned table entries, with the cards still to come as features), and the best is
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
@@ -18,10 +18,10 @@ import numpy as np
 from .. import levels as L
 from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
 from ..jit import kernel, specialize
-from ..learned import COMPLETIONS, _afterstate_value, _take, _tally
+from ..learned import _afterstate_value, _take, _tally
 from ..rng import _next
 from ..search import (
-    _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
+    MAX_K, _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
     _restore_lines, _save_lines, _upper_tail,
 )
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
@@ -74,19 +74,21 @@ def _medals(p, X, value, out):
 def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     """The action of the best afterstate value; ``X.values[a, 0]`` := action ``a``'s value
     (actions numbered as expectimax numbers them: ``slot * n_cand + j``, the discard last).
-    A template: ``_OBJECTIVE`` is the objective's place in ``prm`` (0 for this player's own
-    parameters, 3 in expectimax's, whose ``eval=learned`` plays this kernel).
+    A template: ``_OBJECTIVE`` and ``_K`` are the places of the objective and of ``k`` in
+    ``prm`` (0 and 1 in this player's own parameters, 3 and 2 in expectimax's, whose
+    ``eval=learned`` plays this kernel).
 
-    The base estimate of each line is expectimax's (:mod:`numberup.search`) with
-    ``COMPLETIONS`` completions from the cards to come at the decision (common random numbers
-    within it); the lines through the cell tried are estimated again."""
+    The base estimate of each line is expectimax's (:mod:`numberup.search`) with ``k``
+    completions from the cards to come at the decision (common random numbers within it); the
+    lines through the cell tried are estimated again."""
     objective = _objective(p, S, np.int64(prm[_OBJECTIVE]))  # noqa: F821
+    k = np.int64(prm[_K])  # noqa: F821
     best_value = X.best[ROOT]
     best_value[:5] = -1e300
     child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
-    _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
+    _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]
     best = -1e300
@@ -103,7 +105,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 for q in range(4):
                     li = geo.cell_lines[cell, q]
                     if li >= 0 and li < p[L.P_NLINES]:
-                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, COMPLETIONS, n_pool)
+                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
                 v = _afterstate_value(p, geo, S, X, filled + 1)
                 if objective != 0:
                     _medals(p, X, v, child)
@@ -126,17 +128,21 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best_slot, best_cell
 
 
-_learned_action = specialize(_learned_template, "_learned_action", _OBJECTIVE=0)
-FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _OBJECTIVE=3)
+_learned_action = specialize(_learned_template, "_learned_action", _OBJECTIVE=0, _K=1)
+FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _OBJECTIVE=3, _K=2)
 
 PLAYER = PlayerType(
     "learned",
     "the action whose afterstate (the grid right after it, with the cards still to come) has "
-    "the best learned value: each line's random-completion estimate plus a correction summed "
+    "the best learned value: each line's random-completion estimate (k completions) plus a "
+    "correction summed "
     "from table entries learned by self-play (numberup train; the package ships a model per "
     "level)",
     _learned_action,
     {"objective": Param("mean", OBJECTIVE_HELP + "; P(medal) from the random completions' "
-                        "spread around the learned values", choices=OBJECTIVES)},
+                        "spread around the learned values", choices=OBJECTIVES),
+     "k": Param(64, "random completions per line of each line's base estimate (the models "
+                    "are trained with 16; more play better and slower)", minimum=1,
+                maximum=MAX_K)},
     looks_ahead=True,
 )
