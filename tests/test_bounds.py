@@ -18,6 +18,7 @@ SPECS = {
     "greedy": ["greedy"],
     "expectimax": ["expectimax:k=8", "expectimax:depth=2,sample=2,k=4,objective=gold"],
     "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold"],
+    "learned": ["learned:k=4", "learned:k=2,objective=gold"],
 }
 LEVELS = (19, 20, 3)
 
