@@ -2,7 +2,8 @@
 speed.
 
 Input: games 0..N-1 of master seed 1 (play), games of seed 7 (training) on the levels given.
-Variants: the learned player (the package's models), expectimax (depth 1, k = 64).
+Variants: the learned player (the package's models) with k = 64 (its default) and k = 16 (as
+in training), expectimax (depth 1, k = 64).
 Reference: expectimax (the ratio), and rollout:n=200's seconds per game in
 results/summary.csv (1,000 games, seed 2026) for the issue's 20x target.
 Run: python benchmarks/bench_learned.py [--levels 1,8,16,18,19,20] [--seconds S] [--repeat K]
@@ -44,18 +45,19 @@ def main() -> None:
     args = ap.parse_args()
     rollout = rollout_seconds()
     print(f"# learned player: best of {args.repeat}, one thread ({machine()})")
-    print("| level | learned games/s | expectimax games/s | learned / expectimax | "
-          "learned / rollout:n=200 | training games/s |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| level | learned games/s | learned:k=16 games/s | expectimax games/s | "
+          "learned / expectimax | learned / rollout:n=200 | learned:k=16 / rollout:n=200 | "
+          "training games/s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for lv in map(int, args.levels.split(",")):
         level = get_level(lv)
         rates = []
-        for spec in ("learned", "expectimax"):
+        for spec in ("learned", "learned:k=16", "expectimax"):
             player = parse_player(spec)
             probe = best_time(lambda: play_batch(level, player, 1, 0, 4, 1), 1) / 4
             n = max(4, int(args.seconds / probe))
             rates.append(games_per_second(level, player, n, 1, args.repeat))
-        vs_rollout = rates[0] * rollout[lv] if lv in rollout else float("nan")
+        vs_rollout = [r * rollout.get(lv, float("nan")) for r in rates[:2]]
         train = float("nan")
         if args.train_games:
             from numberup.train import train_level
@@ -64,8 +66,9 @@ def main() -> None:
             t0 = time.perf_counter()
             train_level(lv, args.train_games, seed=7)
             train = args.train_games / (time.perf_counter() - t0)
-        print(f"| {lv} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[0] / rates[1]:.1f}x | "
-              f"{vs_rollout:,.0f}x | {train:,.0f} |")
+        print(f"| {lv} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[2]:,.0f} | "
+              f"{rates[0] / rates[2]:.1f}x | {vs_rollout[0]:,.0f}x | {vs_rollout[1]:,.0f}x | "
+              f"{train:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@ entries (n-tuple style), learned from the game's own play (:mod:`numberup.train`
 
 The value of a grid right after a move (its *afterstate*), with the cards still to come, is
 
-    V = sum over lines of  y(line),   y = exact contribution of a full line, else
-                                       sum of the weights its features index
+    V = sum over lines of  y(line),   y = exact contribution of a full line, else its base
+                                       estimate (the mean of its random completions, as in
+                                       numberup.search) + the weights its features index
 
 (on the levels scored by their lowest line, a soft minimum of the lines instead: see
 :func:`_afterstate_value`). A line's features are indices into one flat ``float64`` weight
@@ -16,12 +17,16 @@ array, every table shared by all lines of the level (rows, columns and diagonals
                 (clipped at ``LEFT_MAX``), the line's empty cells: can the triplet still come?
 ``colours``     on rules that read colours: the two strongest colours' sums and counts, and
                 how many cards of each are still to come;
-``sequence``    on rules that read the order of the cells (runs, streets in order): the
-                line's cells in order (value, and whether it continues its left neighbour's
-                colour).
+``streets``     on street rules (one colour, consecutive values): for each colour in the
+                line, which of its values are there and which are still to come;
+``sequence``    on rules that read the order of the cells (runs, streets in order): every
+                ``TUPLE`` neighbouring cells (value, and whether the card continues its left
+                neighbour's colour);
+``base``        the base estimate itself, binned, by phase and empty cells.
 
 ``y`` is trained by Monte Carlo regression on the lines' final contributions in self-play of
-the learned player itself. A model file (``.npz``) holds the weights, the level, the feature
+the learned player itself, with ``TRAIN_K`` completions for the base estimate (the player uses
+more by default: its parameter ``k``). A model file (``.npz``) holds the weights, the level, the feature
 version, the seed and the games; the package's models live in ``numberup/models/``.
 """
 
@@ -46,7 +51,7 @@ PHASES = 4
 LEFT_MAX = 8  # cards still to come of a value or colour, clipped
 MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours + 3 sequences
 TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
-COMPLETIONS = 16  # random completions per line of the base estimate (numberup.search)
+TRAIN_K = 16  # random completions per line of the base estimate in training (numberup.search)
 BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
 SOFT_MIN = 1.0  # temperature of the soft minimum of the line values (levels scored by the lowest)
 MODELS = Path(__file__).resolve().parent / "models"

@@ -28,7 +28,7 @@ from .engine import (
 from .grid import geometry
 from .jit import kernel
 from .learned import (
-    COMPLETIONS, MAX_FEATURES, _line_contribution, _line_features, _tally, model_size,
+    MAX_FEATURES, TRAIN_K, _line_contribution, _line_features, _tally, model_size,
 )
 from .levels import get_level
 from .players.learned import _learned_action
@@ -65,7 +65,7 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                                          params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
+            _estimate_all(p, geo, S, X.line_eval, X.pool, TRAIN_K, n_pool)
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
                 bases[m, li] = X.line_eval[li, 0]
@@ -92,10 +92,12 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
 
 
 def _mean_player() -> np.ndarray:
-    """The parameters of the learned player that training plays: its defaults (the mean)."""
+    """The parameters of the learned player that training plays: the mean objective, and
+    ``TRAIN_K`` completions a line (fewer than the player's default: training plays many
+    games)."""
     from .players import parse_player
 
-    return parse_player("learned").params
+    return parse_player(f"learned:k={TRAIN_K}").params
 
 
 def cost(level: int) -> int:

@@ -22,6 +22,7 @@ SPECS = {
                    "expectimax:k=8,endgame=3"],
     "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold,endgame=3",
                 "rollout:n=6,base=expectimax,bk=2", "rollout:n=4,base=learned,bk=2,objective=gold"],
+    "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold"],
 }
 LEVELS = (19, 20, 3)
 

@@ -309,6 +309,9 @@ def test_advise_with_a_searching_base(tmp_path):
     grid = tmp_path / "grid.txt"
     grid.write_text(". . . . .\n. . . . .\n. . 2b . .\n. . 4r . .\n. . . . .\n")
     rows = json.loads(invoke(["advise", "--level", "1", "--card", "3g", "--json", "--policy",
-                              "rollout:n=60,base=expectimax,bk=2", str(grid)]))["actions"]
+                              "rollout:n=60,base=expectimax,bk=2", "--continuations", "20",
+                              str(grid)]))["actions"]
     assert len(rows) == 6  # the cells touching the two cards
-    assert all(0.0 <= r["p_gold"] <= 1.0 and 0 < r["mean"] <= 100 for r in rows)
+    assert all(0.0 <= r["search"]["p_gold"] <= 1.0 and 0 < r["search"]["mean"] <= 100
+               for r in rows)
+    assert [r["estimate"] is not None for r in rows] == [True] * 3 + [False] * 3

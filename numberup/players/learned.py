@@ -1,6 +1,6 @@
 """The learned player: every action judged by the learned value of its afterstate.
 
-``learned:objective=O``: for each hand card and cell on offer (and a discard while discards remain) the
+``learned:objective=O,k=K``: for each hand card and cell on offer (and a discard while discards remain) the
 grid right after the move is judged by :func:`numberup.learned._afterstate_value` (a sum over
 lines of learned table entries, with the cards still to come as features), and the best is
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
@@ -20,13 +20,13 @@ from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
 from ..jit import kernel, specialize
-from ..learned import COMPLETIONS, _afterstate_value, _take, _tally
+from ..learned import _afterstate_value, _take, _tally
 from ..rng import _next
 from ..search import (
-    _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
+    MAX_K, _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
     _restore_lines, _save_lines, _upper_tail,
 )
-from .expectimax import X_ENDGAME, X_OBJECTIVE
+from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
@@ -77,25 +77,26 @@ def _medals(p, X, value, out):
 def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     """The action of the best afterstate value; ``X.values[a, 0]`` := action ``a``'s value
     (actions numbered as expectimax numbers them: ``slot * n_cand + j``, the discard last).
-    A template: ``_OBJECTIVE`` and ``_ENDGAME_AT`` are the places of the objective and of
-    ``endgame`` in ``prm`` (this player's own parameters, or expectimax's, whose
+    A template: ``_OBJECTIVE``, ``_K`` and ``_ENDGAME_AT`` are the places of the objective, of
+    ``k`` and of ``endgame`` in ``prm`` (this player's own parameters, or expectimax's, whose
     ``eval=learned`` plays this kernel); ``_ENDGAME`` is the exact endgame's hook, or a
     stand-in that compiles to nothing (:func:`_variant`).
 
-    The base estimate of each line is expectimax's (:mod:`numberup.search`) with
-    ``COMPLETIONS`` completions from the cards to come at the decision (common random numbers
-    within it); the lines through the cell tried are estimated again."""
+    The base estimate of each line is expectimax's (:mod:`numberup.search`) with ``k``
+    completions from the cards to come at the decision (common random numbers within it); the
+    lines through the cell tried are estimated again."""
     objective = _objective(p, S, np.int64(prm[_OBJECTIVE]))  # noqa: F821
     slot, cell = _ENDGAME(p, geo, S, X, cand, n_cand, may_discard,  # noqa: F821
                           np.int64(prm[_ENDGAME_AT]), objective)  # noqa: F821
     if slot >= 0:
         return slot, cell
+    k = np.int64(prm[_K])  # noqa: F821
     best_value = X.best[ROOT]
     best_value[:5] = -1e300
     child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
-    _estimate_all(p, geo, S, X.line_eval, X.pool, COMPLETIONS, n_pool)
+    _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]
     best = -1e300
@@ -112,7 +113,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 for q in range(4):
                     li = geo.cell_lines[cell, q]
                     if li >= 0 and li < p[L.P_NLINES]:
-                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, COMPLETIONS, n_pool)
+                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
                 v = _afterstate_value(p, geo, S, X, filled + 1)
                 if objective != 0:
                     _medals(p, X, v, child)
@@ -135,10 +136,11 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best_slot, best_cell
 
 
-_learned_action = specialize(_learned_template, "_learned_action", _OBJECTIVE=0,
-                             _ENDGAME_AT=1, _ENDGAME=_no_endgame)
-FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _OBJECTIVE=X_OBJECTIVE,
-                            _ENDGAME_AT=X_ENDGAME, _ENDGAME=_no_endgame)
+_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2)  # the places of this player's parameters
+_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME)  # in expectimax's
+_learned_action = specialize(_learned_template, "_learned_action", _ENDGAME=_no_endgame, **_OWN)
+FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _ENDGAME=_no_endgame,
+                            **_EXPECTIMAX)
 _WITH_ENDGAME = {}  # compiled only when a spec asks for the exact endgame
 
 
@@ -147,27 +149,30 @@ def with_endgame(for_expectimax: bool):
     expectimax's (``eval=learned``)."""
     name = "_learned_for_expectimax_endgame" if for_expectimax else "_learned_action_endgame"
     if name not in _WITH_ENDGAME:
-        _WITH_ENDGAME[name] = specialize(
-            _learned_template, name, _OBJECTIVE=X_OBJECTIVE if for_expectimax else 0,
-            _ENDGAME_AT=X_ENDGAME if for_expectimax else 1, _ENDGAME=_endgame_decide)
+        _WITH_ENDGAME[name] = specialize(_learned_template, name, _ENDGAME=_endgame_decide,
+                                         **(_EXPECTIMAX if for_expectimax else _OWN))
     return _WITH_ENDGAME[name]
 
 
 def _variant(params):
     """The variant of the parameters: with the exact endgame or without."""
-    if params[1] > 0:
+    if params[_OWN["_ENDGAME_AT"]] > 0:
         return "endgame", with_endgame(False)
     return "plain", _learned_action
 
 PLAYER = PlayerType(
     "learned",
     "the action whose afterstate (the grid right after it, with the cards still to come) has "
-    "the best learned value: each line's random-completion estimate plus a correction summed "
+    "the best learned value: each line's random-completion estimate (k completions) plus a "
+    "correction summed "
     "from table entries learned by self-play (numberup train; the package ships a model per "
     "level)",
     _learned_action,
     {"objective": Param("mean", OBJECTIVE_HELP + "; P(medal) from the random completions' "
                         "spread around the learned values", choices=OBJECTIVES),
+     "k": Param(64, "random completions per line of each line's base estimate (the models "
+                    "are trained with 16; more play better and slower)", minimum=1,
+                maximum=MAX_K),
      "endgame": Param(0, "when at most this many cells are empty, search the rest of the game "
                          "exactly over every order of the cards to come (0: never)", minimum=0,
                       maximum=MAX_ENDGAME)},
