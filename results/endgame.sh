@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The exact endgame's paired gains (results/endgame.md): `bash results/endgame.sh` from the
-# repository root (about an hour on a busy 2-core machine; results/endgame.md). Each step is one numberup command.
+# repository root (about an hour on a busy 2-core machine). Each step is one numberup command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=2026
