@@ -66,7 +66,7 @@ def train(levels, games, seed, jobs, out, as_json, progress):
             weights, facts = T.train_level(level, games, seed,
                                            (lambda n: bar.advance(task, n)) if bar else None)
             save_model(paths[level], weights, level, seed, games)
-            facts["out"] = str(paths[level])
+            facts["out"] = _shown(paths[level])
             return facts
 
         with ThreadPoolExecutor(min(jobs, len(levels))) as pool:
@@ -85,3 +85,12 @@ def train(levels, games, seed, jobs, out, as_json, progress):
                                f"wrote {facts['out']}")
     if as_json:
         echo_json(done)
+
+
+def _shown(path: Path) -> str:
+    """``path`` as the output names it: relative to the working directory when inside it (the
+    package's own models read ``numberup/models/level-NN.npz`` from the repository's root)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
