@@ -8,7 +8,7 @@ R=results
 RUNS=$R/runs
 mkdir -p "$RUNS"
 # every run directory is made anew (numberup refuses to write over a run without --resume)
-rm -rf "$RUNS"/baseline "$RUNS"/rollout "$RUNS"/objective "$RUNS"/objective-rollout "$RUNS"/budget
+rm -rf "$RUNS"/baseline "$RUNS"/learned "$RUNS"/rollout "$RUNS"/objective "$RUNS"/objective-rollout "$RUNS"/budget
 
 # 1. greedy, random and expectimax on the same 2,000 decks of every level (paired with greedy)
 numberup compare --level all -p greedy -p random -p expectimax --games 2000 --seed $SEED \
@@ -19,6 +19,11 @@ numberup compare --level all -p greedy -p random -p expectimax --games 2000 --se
 numberup compare --level all -p greedy -p rollout:n=200 --games 1000 --seed $SEED \
     --out $RUNS/rollout --no-progress --json > $RUNS/rollout.json
 
+# 2b. the learned player (the models of numberup/models/, made by results/train.sh on decks of
+#     seed 7) on the same 2,000 decks, paired with greedy
+numberup compare --level all -p greedy -p learned --games 2000 --seed $SEED \
+    --out $RUNS/learned --no-progress --json > $RUNS/learned.json
+
 # 3. playing for gold instead of for the mean, on the same decks: levels scored by the lowest
 #    line (3, 20), where P(gold) steers every move, and summed levels (8, 14, 15), where it
 #    steers the last cards only
@@ -27,13 +32,15 @@ numberup compare --level 3,8,14,15,20 -p expectimax -p expectimax:objective=gold
 numberup compare --level 3,8,15 -p rollout:n=200 -p rollout:n=200,objective=gold --games 600 \
     --seed $SEED --out $RUNS/objective-rollout --no-progress --json > $RUNS/objective-rollout.json
 
-# 4. one table: every level x player (rollout from step 2), with the paired difference
+# 4. one table: every level x player (learned from step 2b, rollout from step 2), with the paired difference
 #    against greedy on the same decks
 python - <<'PY'
 import pandas as pd
 base = pd.read_csv("results/runs/baseline/summary.csv")
 roll = pd.read_csv("results/runs/rollout/summary.csv")
-out = pd.concat([base, roll[roll.policy.str.startswith("rollout")]], ignore_index=True)
+learned = pd.read_csv("results/runs/learned/summary.csv")
+out = pd.concat([base, learned[learned.policy == "learned"], roll[roll.policy.str.startswith("rollout")]],
+                ignore_index=True)
 out = out.sort_values(["level", "games"], ascending=[True, False], kind="stable")
 cols = ["level", "policy", "games", "mean", "sd", "p_lost", "p_bronze", "p_silver", "p_gold",
         "p_gold_lo", "p_gold_hi", "seconds_per_game", "vs", "diff_mean", "diff_lo", "diff_hi",
@@ -47,7 +54,7 @@ pd.concat(frames, ignore_index=True).to_csv("results/objective.csv", index=False
 PY
 
 # 5. plots
-numberup plot medals --from $RUNS/baseline --from $RUNS/rollout --output $R/medals.png
+numberup plot medals --from $RUNS/baseline --from $RUNS/learned --from $RUNS/rollout --output $R/medals.png
 numberup plot dist --from $RUNS/baseline --level 14 --output $R/dist-level14.png
 numberup plot dist --from $RUNS/baseline --level 8 --output $R/dist-level8.png
 numberup plot budget --level 14 -p greedy -p expectimax:k=16 -p expectimax -p expectimax:k=256 \
@@ -66,7 +73,7 @@ python - <<'PY'
 import pandas as pd
 from numberup.levels import LEVELS
 s = pd.read_csv("results/summary.csv")
-players = ["random", "greedy", "expectimax", "rollout:n=200"]
+players = ["random", "greedy", "expectimax", "learned", "rollout:n=200"]
 head = ("| level | bronze/silver/gold | " + " | ".join(f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players)
         + " |\n|---|---|" + "---|" * len(players) + "\n")
 rows = []
