@@ -18,7 +18,7 @@ import argparse
 import time
 
 import numpy as np
-from common import machine
+from common import best_cpu, machine
 
 from numberup import levels as L
 from numberup.endgame import MAX_ENDGAME, _endgame_decide
@@ -31,18 +31,6 @@ from numberup.levels import get_level
 from numberup.players import parse_player
 from numberup.search import new_scratch
 from numberup.simulate import play_batch
-
-
-def best_cpu(fn, repeat: int = 2) -> float:
-    """Best CPU time of this process over ``repeat`` calls of ``fn()`` (after one warm-up
-    call): on a shared machine a long call's wall time counts the other jobs' turns too."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return min(times)
 
 
 def positions(level, player, games: int) -> dict:
