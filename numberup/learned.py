@@ -355,12 +355,11 @@ def load_table(level: int) -> np.ndarray:
 
 
 def uses_model(player) -> bool:
-    """Whether ``player`` plays with the learned evaluation: the learned player, expectimax
-    with ``eval=learned``, rollouts whose base player is the learned one."""
+    """Whether ``player`` plays with the learned evaluation itself: the learned player, or
+    expectimax with ``eval=learned`` (a rollout's base is found by :func:`model_for`)."""
     if player.kind.name == "learned":
         return True
-    return any(name in player.kind.params and player.param(name) == "learned"
-               for name in ("eval", "base"))
+    return "eval" in player.kind.params and player.param("eval") == "learned"
 
 
 def model_for(level, player) -> np.ndarray:

@@ -11,8 +11,8 @@ base is a name in :data:`BASES`, not new code. The base decides with a scratch a
 of its own (``X.base``, :class:`numberup.search.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective``; it decides at every card of every rollout, so it must be
-cheap. ``base=learned`` is the registry's ``learned`` player, or where there is none,
-expectimax with the learned evaluation (:data:`FALLBACKS`).
+cheap. ``base=learned`` is the registry's ``learned`` player
+(:mod:`numberup.players.learned`).
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -40,7 +40,6 @@ from .greedy import PLAYER as _GREEDY
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME = 0, 1, 2, 3, 4, 5
 BASES = ("random", "greedy", "expectimax", "learned")  # the base players a rollout can call
-FALLBACKS = {"learned": "expectimax:eval=learned"}  # a base not in the registry (yet)
 DEFAULT_BK = 8
 MAX_N = 100_000
 
@@ -177,14 +176,11 @@ def base_player(params):
     from . import PLAYERS, parse_player
 
     name = BASES[int(params[R_BASE])]
-    spec = name if name in PLAYERS else FALLBACKS[name]
-    takes = PLAYERS[spec.partition(":")[0]].params
+    takes = PLAYERS[name].params
     extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
     if "objective" in takes and params[R_BOBJECTIVE] > 0:
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
-    if extra:
-        spec += ("," if ":" in spec else ":") + ",".join(extra)
-    return parse_player(spec)
+    return parse_player(name + (":" + ",".join(extra) if extra else ""))
 
 
 def _by_base(params):
@@ -204,8 +200,7 @@ PLAYER = PlayerType(
     {
         "n": Param(200, "rollouts per decision (about; spread over the actions)", minimum=1,
                    maximum=MAX_N),
-        "base": Param("greedy", "the player of the rollouts (learned: the learned player, or "
-                                "expectimax:eval=learned where there is none)", choices=BASES),
+        "base": Param("greedy", "the player of the rollouts", choices=BASES),
         "objective": Param("mean", OBJECTIVE_HELP, choices=OBJECTIVES),
         "bk": Param(DEFAULT_BK, "random completions per line of a base that judges lines by "
                                 "them (expectimax, learned): its k; it decides at every card "
