@@ -10,11 +10,28 @@ from .grid import geometry
 from .levels import Level, get_level
 from .players import OBJECTIVES, PLAYERS, Player, parse_player
 
-DEFAULT_ADVISOR = "rollout:n=4000"  # the searcher that ranks the actions
+DEFAULT_ADVISOR = "auto"  # the searcher that ranks the actions: see advisor_for
+RANKERS = {"rollout:n=200": "rollout:n=4000", "expectimax": "expectimax"}  # auto's choices
 DEFAULT_FOR = "expectimax"  # the player whose results the estimates are
 DEFAULT_ESTIMATE = 3  # actions estimated, the best first
 DEFAULT_CONTINUATIONS = 200  # continuations per estimated action
 MAX_CONTINUATIONS = 100_000
+
+
+def advisor_for(level: int | Level, spec: str = DEFAULT_ADVISOR) -> tuple[str, str]:
+    """The searcher that ranks the actions on ``level``, and why (in words, "" for a named
+    one). ``spec`` 'auto' takes, of expectimax and rollouts, the kind with the higher mean on
+    the level in results/summary.csv (:func:`numberup.standing.stronger_searcher`): rollouts
+    with 4,000 games a decision (rollout:n=4000), or expectimax (on level 20, scored by its
+    lowest line, expectimax is the stronger); expectimax when that table is not there."""
+    if spec.strip().lower() != "auto":
+        return spec, ""
+    from .standing import stronger_searcher
+
+    found, why = stronger_searcher(level)
+    if found is None:
+        return "expectimax", f"auto: {why}"
+    return RANKERS.get(found, found), f"auto: {found} is {why}"
 
 
 def check_position(level: Level, grid: np.ndarray, hand: list[int], gone: list[int]) -> None:
@@ -94,7 +111,7 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
     from .search import new_scratch
 
     lv = get_level(level)
-    player = parse_player(player) if isinstance(player, str) else player
+    player = parse_player(advisor_for(lv, player)[0]) if isinstance(player, str) else player
     if not player.kind.advises:
         searchers = " or ".join(k.name for k in PLAYERS.values() if k.advises)
         raise InputError(f"advice needs a searcher ({searchers}), not {player.spec!r}")
@@ -167,8 +184,10 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     cards to come in random orders, the same orders for every action).
 
     ``estimate``: how many of the best actions are estimated (None: all); ``jobs``: threads
-    for the continuations (the estimates do not depend on it). Returns
-    ``{"level", "ranked_by", "estimates_for", "continuations", "seed", "actions"}``; each
+    for the continuations (the estimates do not depend on it). ``player`` 'auto' (the
+    default) picks the searcher per level (:func:`advisor_for`). Returns ``{"level",
+    "ranked_by", "ranker_why" (auto's reason, or ""), "estimates_for", "continuations",
+    "seed", "actions"}``; each
     action ``{"card", "cell", "estimate"}``, the estimate (None for actions not estimated)
     as :func:`numberup.estimate.summarize`: ``mean``, ``p_bronze``, ``p_silver``,
     ``p_gold``, ``n`` and the 95% Monte Carlo margins ``mean_moe``, ``p_gold_lo``/``hi``,
@@ -177,6 +196,9 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     from .estimate import Continuers, seeds, summarize
 
     lv = get_level(level)
+    why = ""
+    if isinstance(player, str):
+        player, why = advisor_for(lv, player)
     ranker = parse_player(player) if isinstance(player, str) else player
     target = parse_player(for_player) if isinstance(for_player, str) else for_player
     if not 1 <= continuations <= MAX_CONTINUATIONS:
@@ -199,5 +221,6 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
             est = summarize(cont.results(loaded, r["_slot"], r["_cell"], seed_array), lv.medals)
         out.append({"card": r["card"], "cell": r["cell"], "estimate": est,
                     "search": {"mean": r["mean"], "p_gold": r["p_gold"]}})
-    return {"level": lv.number, "ranked_by": ranker.spec, "estimates_for": target.spec,
+    return {"level": lv.number, "ranked_by": ranker.spec, "ranker_why": why,
+            "estimates_for": target.spec,
             "continuations": continuations, "seed": seed, "actions": out}

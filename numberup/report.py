@@ -153,6 +153,8 @@ def advice_table(advice: dict):
     caption = (f"Estimates: what {who} reaches if you play the action, then play on as {who} "
                f"would: {m:,} continuations of the game per action, the cards to come in random "
                f"orders (seed {advice['seed']}); ± and [ ]: 95% Monte Carlo intervals.")
+    if advice.get("ranker_why"):
+        caption = f"Ranked by {advice['ranked_by']}: {advice['ranker_why']}.\n" + caption
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
                 "games"):

@@ -23,6 +23,13 @@ def auto_hint_player(level: int | Level) -> tuple[str, str]:
     """The searcher for hints on ``level``: of :data:`HINT_CANDIDATES`, the one with the higher
     mean score in results/summary.csv; expectimax if that table is not there. Returns the spec
     and why, in words."""
+    found, why = stronger_searcher(level)
+    return (found or DEFAULT_SOLVER), why
+
+
+def stronger_searcher(level: int | Level) -> tuple[str | None, str]:
+    """Of :data:`HINT_CANDIDATES`, the one with the higher mean score on ``level`` in
+    results/summary.csv, and why in words; ``None`` (and why) without that table."""
     import csv
 
     lv = get_level(level)
@@ -33,7 +40,7 @@ def auto_hint_player(level: int | Level) -> tuple[str, str]:
     except (OSError, KeyError, ValueError):
         means = {}
     if not means:
-        return DEFAULT_SOLVER, "results/summary.csv not found"
+        return None, "results/summary.csv not found"
     best = max(means, key=means.get)
     r = rows[best]
     return best, (f"the stronger searcher on level {lv.number} in results/summary.csv: mean "

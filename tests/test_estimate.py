@@ -167,10 +167,10 @@ def test_advise_command_names_the_player_of_its_estimates():
     args = ["advise", "-l", "14", "--card", hand, "-p", "expectimax", "--for", "greedy",
             "-m", "40", "-e", "2", "-j", "1", "-"]
     data = json.loads(invoke(args + ["--json"], input=grid))
-    assert list(data) == ["level", "ranked_by", "estimates_for", "continuations", "seed",
-                          "actions"]
-    assert (data["ranked_by"], data["estimates_for"], data["continuations"]) == (
-        "expectimax", "greedy", 40)
+    assert list(data) == ["level", "ranked_by", "ranker_why", "estimates_for", "continuations",
+                          "seed", "actions"]
+    assert (data["ranked_by"], data["ranker_why"], data["estimates_for"],
+            data["continuations"]) == ("expectimax", "", "greedy", 40)
     first = data["actions"][0]["estimate"]
     assert list(first) == ["mean", "p_bronze", "p_silver", "p_gold", "n", "mean_moe",
                            "p_gold_lo", "p_gold_hi"]
@@ -197,6 +197,26 @@ def test_advise_bad_estimate_options(extra, names, capsys, tmp_path):
     grid.write_text(text)
     code, out, err = run_main(["advise", "-l", "14", "--card", hand, *extra, str(grid)], capsys)
     assert_one_line_error(code, out, err, must_name=names)
+
+
+def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
+    """'auto' ranks with rollout:n=4000 where rollout:n=200 has the higher mean in the summary
+    table, with expectimax where expectimax has, and with expectimax without a table; a named
+    searcher is taken as it is."""
+    from numberup import advise as A
+    from numberup import standing
+
+    table = tmp_path / "summary.csv"
+    table.write_text("level,policy,games,mean,p_gold\n"
+                     "14,expectimax,100,210.0,0.8\n14,rollout:n=200,100,220.0,0.9\n"
+                     "20,expectimax,100,26.9,0.03\n20,rollout:n=200,100,4.1,0.03\n")
+    monkeypatch.setattr(standing, "SUMMARY", table)
+    assert A.advisor_for(14)[0] == "rollout:n=4000"
+    spec, why = A.advisor_for(20, "Auto")
+    assert spec == "expectimax" and "level 20" in why and "26.9" in why
+    assert A.advisor_for(20, "rollout:n=50") == ("rollout:n=50", "")
+    monkeypatch.setattr(standing, "SUMMARY", tmp_path / "missing.csv")
+    assert A.advisor_for(14) == ("expectimax", "auto: results/summary.csv not found")
 
 
 def test_advise_command_defaults_are_the_library_defaults():
