@@ -27,8 +27,9 @@ HELP = """Commands (then Enter):
   b3 or 3 2      put the card on column b, row 3 (two numbers: row, then column)
   3g b3          on levels with a hand: put the green 3 from the hand on b3
   discard        discard the card (levels 3 and 13, twice a game, not in setup)
-  hint           the three best actions by the searcher, with its estimate of the final
-                 result's mean and the chances of bronze, silver and gold
+  hint           the three best actions by the searcher, with its own estimate of the final
+                 result's mean and the chances of bronze, silver and gold (they read low:
+                 its lookahead plays on more weakly than the searcher itself)
   undo           take back your last move
   help           this text
   quit           save the game and stop (continue with --resume FILE)
@@ -270,6 +271,8 @@ class Table:
         rows, dt = self.advice()
         t = Text(f"Best actions by {self.advisor} ({dt:.1f} s):\n")
         t.append(actions_text(rows, self.s, 3, self.plain))
+        t.append("\n  (the searcher's own figures: its lookahead plays on more weakly than it "
+                 "does, so they read low; numberup advise estimates what good play reaches)")
         self.say(t)
 
     def propose(self) -> None:

@@ -149,7 +149,7 @@ def test_scripted_game(level, seed, game, tmp_path):
     assert s.done and np.array_equal(s.grid, expected.grid)
     assert s.discarded == expected.discarded
     assert f"Game over: {expected.score().total} points" in screen
-    assert "Best actions by expectimax:k=2" in screen
+    assert "Best actions by expectimax:k=2" in screen and "the searcher's own figures" in screen
     assert "is not a cell" in screen and "not in level" in screen
     (record,) = [json.loads(x) for x in log.read_text().splitlines()]
     replay(record, level)  # legal, in deck order, the right score
