@@ -6,7 +6,7 @@ import math
 
 from numberup import learned as LE
 from numberup import levels as L
-from numberup.scoring import score_line
+from numberup.scorecard import score_line
 
 
 def layout(p):
