@@ -29,7 +29,7 @@ from numberup.engine import (
 from numberup.grid import geometry
 from numberup.levels import get_level
 from numberup.players import parse_player
-from numberup.search import new_scratch
+from numberup.scratch import new_scratch
 from numberup.simulate import play_batch
 
 

@@ -91,7 +91,7 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
     from .engine import _copy_state, _fill_deck, _load_state, _candidates, _may_discard, new_state
     from .jit import compile_notice
     from .rng import _player_seed
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     player = parse_player(player) if isinstance(player, str) else player

@@ -76,7 +76,7 @@ class State(NamedTuple):
     rng : uint64 (2,)           the player's random stream; [1]: a searcher's per-decision seed
     touched : int64 (4,)        :func:`_result_if`'s new values of the lines through a cell
 
-    A player's own working arrays are apart, in :class:`numberup.search.Scratch`.
+    A player's own working arrays are apart, in :class:`numberup.scratch.Scratch`.
     """
 
     grid: np.ndarray

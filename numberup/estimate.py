@@ -132,7 +132,7 @@ class Continuer:
     def __init__(self, level, player):
         from .engine import new_state
         from .grid import geometry
-        from .search import new_scratch
+        from .scratch import new_scratch
 
         self.level, self.player = level, player
         self.p, self.geo = L.PARAMS[level.number], geometry(level.size)

@@ -97,7 +97,7 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here)."""
     from .engine import new_state
     from .play import game_loop, max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     p = L.PARAMS[level.number]
     nl = int(p[L.P_NLINES])

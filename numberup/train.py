@@ -113,7 +113,7 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     weights (float32 values, as a file keeps them) and facts (``seconds``, and the mean
     squared error of the line predictions over the first and the last tenth of the games)."""
     from .play import max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
@@ -157,7 +157,7 @@ def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) ->
     from .engine import new_state as _new_state
     from .play import game_loop, max_moves
     from .players import parse_player
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
@@ -178,7 +178,7 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     against the lines' final contributions, in games ``first .. first+n-1`` of ``seed`` played
     by the learned player with ``weights`` (which stay as they are)."""
     from .play import max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]

@@ -40,7 +40,7 @@ from numberup.grid import geometry  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import parse_player  # noqa: E402
 from numberup.rng import _shuffle  # noqa: E402
-from numberup.search import new_scratch  # noqa: E402
+from numberup.scratch import new_scratch  # noqa: E402
 
 
 def _loaded(level: int, state, gone) -> object:

@@ -48,7 +48,7 @@ def _random_position(lv, rng):
 def test_feature_and_value_kernels_match_python(level):
     from numberup.engine import I_FILLED, I_UNSEEN, new_state
     from numberup.grid import geometry
-    from numberup.search import new_scratch
+    from numberup.scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -83,7 +83,7 @@ def test_feature_and_value_kernels_match_python(level):
 def test_medal_kernel_matches_python(level):
     from numberup.engine import EVAL_WIDTH
     from numberup.players.learned import _medals
-    from numberup.search import new_scratch
+    from numberup.scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[level]

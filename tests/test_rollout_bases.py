@@ -34,7 +34,8 @@ from numberup.levels import get_level  # noqa: E402
 from numberup.players import PLAYERS, parse_player  # noqa: E402
 from numberup.players.rollout import BASES, DEFAULT_BK, base_player  # noqa: E402
 from numberup.rng import _below, _mix, _next, _shuffle  # noqa: E402
-from numberup.search import _objective, new_scratch  # noqa: E402
+from numberup.scratch import new_scratch  # noqa: E402
+from numberup.search import _objective  # noqa: E402
 from numberup.simulate import GameLog, play_batch, run  # noqa: E402
 
 LEVELS = range(1, 21)

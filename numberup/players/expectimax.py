@@ -21,8 +21,9 @@ from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel, specialize
 from ..rng import _below, _next
+from ..scratch import MAX_DEPTH
 from ..search import (
-    MAX_DEPTH, MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
+    MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
 )
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 

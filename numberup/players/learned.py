@@ -6,7 +6,7 @@ lines of learned table entries, with the cards still to come as features), and t
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
 ``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
 empty, the decision is exact instead (:mod:`numberup.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
-``X``, so any scratch of :func:`numberup.search.new_scratch` with the model serves (rollouts
+``X``, so any scratch of :func:`numberup.scratch.new_scratch` with the model serves (rollouts
 call it as their base player).
 """
 

@@ -8,7 +8,7 @@ dropped each round, so clearly bad moves stop early).
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
-of its own (``X.base``, :class:`numberup.search.Base`), never the rollout's arrays. A base that
+of its own (``X.base``, :class:`numberup.scratch.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective``; it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
@@ -47,7 +47,7 @@ MAX_N = 100_000
 def _rollout(p, geo, T, B, deck, cand, seed):
     """Play ``T`` (a copy of the state after an action) to the end with the base player, the
     unseen cards coming in ``deck`` in a random order drawn from ``seed``; ``B``: the base
-    player's scratch and parameters (:class:`numberup.search.Base`); ``cand``: scratch for the
+    player's scratch and parameters (:class:`numberup.scratch.Base`); ``cand``: scratch for the
     cells on offer. Returns the result.
 
     A template: ``_BASE_ACTION`` is the base player's kernel, bound by :func:`_rollout_for`."""
