@@ -107,7 +107,7 @@ def medals(p, predicted, line_eval, value):
     """(mean, P(bronze), P(silver), P(gold), sum) of an afterstate (see
     numberup.players.learned._medals): ``predicted`` the line predictions, ``line_eval`` the
     random-completion estimates, ``value`` the learned value."""
-    from numberup.engine import DIST_HI, DIST_LO, N_STATS
+    from numberup.scratch import DIST_HI, DIST_LO, N_STATS
 
     nl = int(p[L.P_NLINES])
     total = sum(predicted[:nl])

@@ -18,14 +18,15 @@ import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
 from ..jit import kernel, specialize
 from ..learned import _afterstate_value, _take, _tally
 from ..rng import _next
+from ..scratch import DIST_HI, DIST_LO
 from ..search import (
     MAX_K, _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
     _restore_lines, _save_lines, _upper_tail,
 )
+from ..state import I_FILLED, I_HAND
 from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 

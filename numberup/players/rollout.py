@@ -27,13 +27,12 @@ import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import (
-    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
-    _may_discard, _result,
-)
+from ..engine import _apply, _begin_turn, _candidates, _done, _may_discard
 from ..jit import kernel, specialize
 from ..rng import _mix, _next, _shuffle
 from ..search import MAX_K, _objective
+from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
+from ..tally import _result
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 from .greedy import PLAYER as _GREEDY
 
