@@ -22,15 +22,13 @@ from common import best_cpu, machine
 
 from numberup import levels as L
 from numberup.endgame import MAX_ENDGAME, _endgame_decide
-from numberup.engine import (
-    I_FILLED, _apply, _begin_turn, _candidates, _copy_state, _deal, _done, _may_discard,
-    new_state,
-)
+from numberup.engine import _apply, _begin_turn, _candidates, _deal, _done, _may_discard
 from numberup.grid import geometry
 from numberup.levels import get_level
 from numberup.players import parse_player
-from numberup.search import new_scratch
+from numberup.scratch import new_scratch
 from numberup.simulate import play_batch
+from numberup.state import I_FILLED, _copy_state, new_state
 
 
 def positions(level, player, games: int) -> dict:

@@ -20,7 +20,7 @@ from reference import ref_game  # noqa: E402
 
 from numberup.cards import deck  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
-from numberup.scoring import score_grids  # noqa: E402
+from numberup.scorecard import score_grids  # noqa: E402
 
 
 def random_grids(level, n, rng):

@@ -51,7 +51,7 @@ def score(level, as_json, files):
     N checkmarkers), "value"}]}, ...] in input order.
     """
     from numberup.cards import InputError, parse_grid, split_grids
-    from numberup.scoring import score as score_grid
+    from numberup.scorecard import score as score_grid
 
     grids = []
     for f in files:

@@ -36,7 +36,8 @@ def cli():
 def main(argv=None) -> None:
     """Run the CLI; bad input ends with one line on stderr and exit status 2."""
     from . import commands  # noqa: F401  (registers the commands on the group)
-    from . import reports  # noqa: F401  (registers plot and campaign)
+    from . import reports  # noqa: F401  (registers plot)
+    from . import campaign  # noqa: F401  (registers campaign)
     from . import play  # noqa: F401  (registers play and assist)
     from . import players  # noqa: F401  (registers players)
     from . import hindsight  # noqa: F401  (registers hindsight)

@@ -9,11 +9,11 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _LAZY = {
-    "score": "numberup.scoring",
-    "score_line": "numberup.scoring",
-    "score_grids": "numberup.scoring",
-    "GameScore": "numberup.scoring",
-    "LineScore": "numberup.scoring",
+    "score": "numberup.scorecard",
+    "score_line": "numberup.scorecard",
+    "score_grids": "numberup.scorecard",
+    "GameScore": "numberup.scorecard",
+    "LineScore": "numberup.scorecard",
     "LEVELS": "numberup.levels",
     "CHAPTERS": "numberup.levels",
     "get_level": "numberup.levels",

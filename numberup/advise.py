@@ -105,10 +105,11 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
     same notice (the continuations')."""
     from numba import typeof
 
-    from .engine import _copy_state, _fill_deck, _load_state, _candidates, _may_discard, new_state
+    from .engine import _candidates, _fill_deck, _load_state, _may_discard
     from .jit import compile_notice
     from .rng import _player_seed
-    from .search import new_scratch
+    from .scratch import new_scratch
+    from .state import _copy_state, new_state
 
     lv = get_level(level)
     player = parse_player(advisor_for(lv, player)[0]) if isinstance(player, str) else player

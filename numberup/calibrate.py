@@ -48,10 +48,11 @@ def predictions(level: int, player, games: int, seed: int, *, continuations: int
     import pandas as pd
     from concurrent.futures import ThreadPoolExecutor
 
-    from .engine import I_HAND, _apply, _begin_turn, _fill_deck, _start, new_state
+    from .engine import _apply, _begin_turn, _fill_deck, _start
     from .estimate import Continuer, seeds
     from .grid import geometry
     from .simulate import play_batch
+    from .state import I_HAND, new_state
 
     lv = get_level(level)
     p, geo = L.PARAMS[lv.number], geometry(lv.size)

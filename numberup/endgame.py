@@ -36,11 +36,11 @@ import numpy as np
 
 from . import levels as L
 from .engine import (
-    I_DISCARDS, I_FILLED, I_HAND, I_TRACK, I_UNSEEN, N_IDS, _apply, _candidates, _done, _draw,
-    _hand_capacity, _line_sums, _may_discard, _rescore_all, _result, _result_if, _undo_apply,
-    _undraw,
+    _apply, _candidates, _done, _draw, _hand_capacity, _may_discard, _undo_apply, _undraw,
 )
 from .jit import kernel
+from .state import I_DISCARDS, I_FILLED, I_HAND, I_TRACK, I_UNSEEN, N_IDS
+from .tally import _line_sums, _rescore_all, _result, _result_if
 
 MAX_ENDGAME = 5  # empty cells at most (a level-20 decision at 5 takes half a minute)
 MAX_DISCARDS = 2  # the most discards any level allows (levels 3 and 13)

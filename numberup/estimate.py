@@ -24,12 +24,11 @@ import threading
 import numpy as np
 
 from . import levels as L
-from .engine import (
-    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _apply, _apply_inline, _begin_turn, _candidates, _copy_state,
-    _done, _may_discard, _offered, _rescore_all, _result,
-)
+from .engine import _apply, _apply_inline, _begin_turn, _candidates, _done, _may_discard, _offered
 from .jit import kernel, specialize
 from .rng import _mix, _shuffle
+from .state import I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _copy_state
+from .tally import _rescore_all, _result
 
 _STREAM = np.uint64(0x6A09E667F3BCC909)  # the continuations' seeds, apart from the searcher's
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -130,9 +129,9 @@ class Continuer:
     (one game at a time: one Continuer per thread)."""
 
     def __init__(self, level, player):
-        from .engine import new_state
         from .grid import geometry
-        from .search import new_scratch
+        from .scratch import new_scratch
+        from .state import new_state
 
         self.level, self.player = level, player
         self.p, self.geo = L.PARAMS[level.number], geometry(level.size)

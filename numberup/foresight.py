@@ -7,7 +7,7 @@ every state it keeps is a legal position of the level's rules: the draw order, t
 adjacency rule, the discards and the hand of five.
 
 Each generation expands every kept state by every legal action and ranks the children by the
-level's own score of the partial grid (:func:`numberup.engine._result_if`: lines scored on the
+level's own score of the partial grid (:func:`numberup.tally._result_if`: lines scored on the
 cards present, rulings "partial"), the sum of the line values breaking ties; children that
 reach a position already taken (same grid, same discards left: with the deck order fixed, the
 hand and the deck position then agree too) are dropped. The partial score is myopic (a line
@@ -26,10 +26,9 @@ import numpy as np
 from numba import njit
 
 from . import levels as L
-from .engine import (
-    I_DISCARDS, MAX_HAND, MAX_LINES, N_IDS, N_INTS, State, _apply, _begin_turn, _candidates,
-    _copy_state, _done, _line_sums, _may_discard, _result, _result_if, _start,
-)
+from .engine import _apply, _begin_turn, _candidates, _done, _may_discard, _start
+from .state import I_DISCARDS, MAX_HAND, MAX_LINES, N_IDS, N_INTS, State, _copy_state
+from .tally import _line_sums, _result, _result_if
 
 KEY_SHIFT = 4096  # key = result * KEY_SHIFT + sum of line values (|sum| < 2048)
 
@@ -108,7 +107,7 @@ def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out
     pilots : int            children finished greedily per generation (0: none)
     zob : uint64            :data:`ZOBRIST`
     out_moves : int8 (decisions, 2)  the found game's decisions, prefix included; -1 padded
-    scratch, T : State       two states of the level's grid (:func:`numberup.engine.new_state`),
+    scratch, T : State       two states of the level's grid (:func:`numberup.state.new_state`),
                              the search's working copies
 
     Returns

@@ -73,10 +73,10 @@ def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None 
     """(found result, moves int8 (decisions, 2)): the beam search on ``deck`` (draw order)
     after the decisions ``prefix`` (rows (card, cell or -1), default none); ``pilots``
     children finished greedily per generation (default: 3 x width; 0: none)."""
-    from .engine import new_state
     from .foresight import ZOBRIST, _beam_search
     from .grid import geometry
     from .play import max_moves
+    from .state import new_state
 
     lv = get_level(level)
     width = default_width(lv) if width is None else int(width)

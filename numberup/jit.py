@@ -53,8 +53,9 @@ def specialize(template, name: str, jit=kernel, **bindings):
 
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
-KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "engine", "learned", "search", "play",
-                  "train", "foresight", "bounds", "endgame", "estimate")
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "learned",
+                  "search", "scratch", "play", "train", "foresight", "bounds", "endgame",
+                  "estimate")
 KERNEL_PACKAGES = ("players",)
 
 

@@ -42,9 +42,9 @@ import numpy as np
 
 from . import levels as L
 from .cards import InputError
-from .engine import I_HAND, I_UNSEEN
 from .jit import kernel
 from .scoring import _line_score, _line_value
+from .state import I_HAND, I_UNSEEN
 
 FEATURE_VERSION = 2
 PHASES = 4

@@ -13,13 +13,11 @@ from __future__ import annotations
 import threading
 
 from . import levels as L
-from .engine import (
-    _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, _offered, _rescore_all,
-    _result,
-)
+from .engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, _offered
 from .jit import kernel, specialize
+from .tally import _rescore_all, _result
 
-MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see search.max_actions)
+MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see scratch.max_actions)
 
 
 def _play_block(p, geo, S, X, deck, params, master, first, lo, hi,
@@ -32,7 +30,7 @@ def _play_block(p, geo, S, X, deck, params, master, first, lo, hi,
     each line's final value; ``out_score[g]``: the result. The deck comes from the game's seed,
     the player's own randomness from :func:`numberup.rng._player_seed` of it.
 
-    ``S`` (:func:`numberup.engine.new_state`), ``X`` (:func:`numberup.search.new_scratch`) and
+    ``S`` (:func:`numberup.state.new_state`), ``X`` (:func:`numberup.scratch.new_scratch`) and
     ``deck`` (int8, the level's deck size) are the block's scratch, allocated by the caller:
     the block plays its games one after another without allocating (so without reference
     counting), and releases the GIL, so blocks run in parallel on Python threads, each writing

@@ -248,9 +248,9 @@ class Session:
     # -- reading it -----------------------------------------------------------------------------
 
     def score(self):
-        """:class:`numberup.scoring.GameScore` of the grid as it stands (partial lines scored
+        """:class:`numberup.scorecard.GameScore` of the grid as it stands (partial lines scored
         on the cards present)."""
-        from .scoring import score
+        from .scorecard import score
 
         return score(self.level, self.grid)
 

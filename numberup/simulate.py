@@ -95,9 +95,9 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
                pool=None) -> Batch:
     """Play games ``first .. first+n-1`` of master ``seed``, split into ``blocks`` blocks run on
     ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here)."""
-    from .engine import new_state
     from .play import game_loop, max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
+    from .state import new_state
 
     p = L.PARAMS[level.number]
     nl = int(p[L.P_NLINES])

@@ -22,9 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import levels as L
-from .engine import (
-    I_FILLED, _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, new_state,
-)
+from .engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard
 from .grid import geometry
 from .jit import kernel
 from .learned import (
@@ -33,6 +31,7 @@ from .learned import (
 from .levels import get_level
 from .players.learned import _learned_action
 from .search import _estimate_all, _fill_pool
+from .state import I_FILLED, new_state
 
 DEFAULT_SEED = 7
 DEFAULT_GAMES = 30_000
@@ -113,7 +112,7 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     weights (float32 values, as a file keeps them) and facts (``seconds``, and the mean
     squared error of the line predictions over the first and the last tenth of the games)."""
     from .play import max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
@@ -154,10 +153,10 @@ def _tenth(errors, games, first):
 def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
     """The results of games ``first .. first+n-1`` of ``seed`` played by the learned player with
     ``weights`` (not the package's model): to judge a model before it is saved."""
-    from .engine import new_state as _new_state
     from .play import game_loop, max_moves
     from .players import parse_player
-    from .search import new_scratch
+    from .scratch import new_scratch
+    from .state import new_state as _new_state
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
@@ -178,7 +177,7 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     against the lines' final contributions, in games ``first .. first+n-1`` of ``seed`` played
     by the learned player with ``weights`` (which stay as they are)."""
     from .play import max_moves
-    from .search import new_scratch
+    from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]

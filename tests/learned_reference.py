@@ -6,7 +6,7 @@ import math
 
 from numberup import learned as LE
 from numberup import levels as L
-from numberup.scoring import score_line
+from numberup.scorecard import score_line
 
 
 def layout(p):
@@ -107,7 +107,7 @@ def medals(p, predicted, line_eval, value):
     """(mean, P(bronze), P(silver), P(gold), sum) of an afterstate (see
     numberup.players.learned._medals): ``predicted`` the line predictions, ``line_eval`` the
     random-completion estimates, ``value`` the learned value."""
-    from numberup.engine import DIST_HI, DIST_LO, N_STATS
+    from numberup.scratch import DIST_HI, DIST_LO, N_STATS
 
     nl = int(p[L.P_NLINES])
     total = sum(predicted[:nl])

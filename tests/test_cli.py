@@ -28,8 +28,9 @@ from reference import (  # noqa: E402
     ref_medal,
 )
 
+import numberup_cli.campaign  # noqa: E402,F401  (registers campaign)
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: E402,F401  (registers plot and campaign)
+import numberup_cli.reports  # noqa: E402,F401  (registers plot)
 from numberup_cli.main import cli, main  # noqa: E402
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 

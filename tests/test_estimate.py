@@ -32,15 +32,18 @@ from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 from numberup import levels as L  # noqa: E402
 from numberup.advise import advice  # noqa: E402
 from numberup.engine import (  # noqa: E402
-    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done, _fill_deck,
-    _load_state, _may_discard, _rescore_all, _result, new_state,
+    _apply, _begin_turn, _candidates, _done, _fill_deck, _load_state, _may_discard,
 )
 from numberup.estimate import seeds, summarize  # noqa: E402
 from numberup.grid import geometry  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import parse_player  # noqa: E402
 from numberup.rng import _shuffle  # noqa: E402
-from numberup.search import new_scratch  # noqa: E402
+from numberup.scratch import new_scratch  # noqa: E402
+from numberup.state import (  # noqa: E402
+    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _copy_state, new_state,
+)
+from numberup.tally import _rescore_all, _result  # noqa: E402
 
 
 def _loaded(level: int, state, gone) -> object:

@@ -46,9 +46,9 @@ def _random_position(lv, rng):
 
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
 def test_feature_and_value_kernels_match_python(level):
-    from numberup.engine import I_FILLED, I_UNSEEN, new_state
     from numberup.grid import geometry
-    from numberup.search import new_scratch
+    from numberup.scratch import new_scratch
+    from numberup.state import I_FILLED, I_UNSEEN, new_state
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -81,9 +81,8 @@ def test_feature_and_value_kernels_match_python(level):
 
 @pytest.mark.parametrize("level", [3, 8, 14, 20])
 def test_medal_kernel_matches_python(level):
-    from numberup.engine import EVAL_WIDTH
     from numberup.players.learned import _medals
-    from numberup.search import new_scratch
+    from numberup.scratch import EVAL_WIDTH, new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[level]

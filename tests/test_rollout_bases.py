@@ -26,16 +26,18 @@ from replay import replay  # noqa: E402
 from numberup import learned as LE  # noqa: E402
 from numberup import levels as L  # noqa: E402
 from numberup.engine import (  # noqa: E402
-    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _deal,
-    _done, _may_discard, _result, new_state,
+    _apply, _begin_turn, _candidates, _deal, _done, _may_discard,
 )
 from numberup.grid import geometry  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.players import PLAYERS, parse_player  # noqa: E402
 from numberup.players.rollout import BASES, DEFAULT_BK, base_player  # noqa: E402
 from numberup.rng import _below, _mix, _next, _shuffle  # noqa: E402
-from numberup.search import _objective, new_scratch  # noqa: E402
+from numberup.scratch import new_scratch  # noqa: E402
+from numberup.search import _objective  # noqa: E402
 from numberup.simulate import GameLog, play_batch, run  # noqa: E402
+from numberup.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state  # noqa: E402
+from numberup.tally import _result  # noqa: E402
 
 LEVELS = range(1, 21)
 IDS = [f"level-{n}" for n in LEVELS]

@@ -246,8 +246,8 @@ def test_lowest_line_mean_is_the_expected_minimum(level):
     import numpy as np
 
     from numberup import levels as L
-    from numberup.engine import DIST_HI, DIST_LO
-    from numberup.search import _evaluate, new_scratch
+    from numberup.scratch import DIST_HI, DIST_LO, new_scratch
+    from numberup.search import _evaluate
 
     p = L.PARAMS[level]
     nl = int(p[L.P_NLINES])

@@ -5,8 +5,8 @@ state (``looks_ahead``, ``tracks``) and its kernel ``action``, with the signatur
 
     action(p, geo, S, X, cand, n_cand, may_discard, params) -> (hand slot, cell or -1)
 
-``S`` is the state (:mod:`numberup.engine`), ``X`` the player's scratch
-(:class:`numberup.search.Scratch`, sized from the level), ``cand[:n_cand]`` the cells on offer,
+``S`` is the state (:mod:`numberup.state`), ``X`` the player's scratch
+(:class:`numberup.scratch.Scratch`, sized from the level), ``cand[:n_cand]`` the cells on offer,
 ``params`` the ``float64`` array of its parameters in declaration order. The game loop
 (:mod:`numberup.play`) is compiled once per player, with that player's kernel inlined.
 """
@@ -68,7 +68,7 @@ class PlayerType:
     variant compiles only its own code, under its own name. ``base``: for a player that plays
     games out with another player (rollouts), a function ``params -> Player`` giving that base
     player, whose own scratch and parameters it carries in ``X.base``
-    (:class:`numberup.search.Base`).
+    (:class:`numberup.scratch.Base`).
     """
 
     name: str

@@ -18,12 +18,14 @@ import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _candidates, _done, _draw, _may_discard, _undraw
+from ..engine import _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel, specialize
 from ..rng import _below, _next
+from ..scratch import MAX_DEPTH
 from ..search import (
-    MAX_DEPTH, MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
+    MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
 )
+from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)

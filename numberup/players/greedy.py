@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ..engine import I_HAND, _line_sums, _result, _result_if
 from ..jit import kernel
 from ..rng import _below
+from ..state import I_HAND
+from ..tally import _line_sums, _result, _result_if
 from .base import PlayerType
 
 

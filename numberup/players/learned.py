@@ -6,7 +6,7 @@ lines of learned table entries, with the cards still to come as features), and t
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
 ``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
 empty, the decision is exact instead (:mod:`numberup.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
-``X``, so any scratch of :func:`numberup.search.new_scratch` with the model serves (rollouts
+``X``, so any scratch of :func:`numberup.scratch.new_scratch` with the model serves (rollouts
 call it as their base player).
 """
 
@@ -18,14 +18,15 @@ import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import DIST_HI, DIST_LO, I_FILLED, I_HAND
 from ..jit import kernel, specialize
 from ..learned import _afterstate_value, _take, _tally
 from ..rng import _next
+from ..scratch import DIST_HI, DIST_LO
 from ..search import (
     MAX_K, _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
     _restore_lines, _save_lines, _upper_tail,
 )
+from ..state import I_FILLED, I_HAND
 from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine import I_HAND
 from ..jit import kernel
 from ..rng import _below
+from ..state import I_HAND
 from .base import PlayerType
 
 

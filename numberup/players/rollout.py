@@ -8,7 +8,7 @@ dropped each round, so clearly bad moves stop early).
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
-of its own (``X.base``, :class:`numberup.search.Base`), never the rollout's arrays. A base that
+of its own (``X.base``, :class:`numberup.scratch.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective``; it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
@@ -27,13 +27,12 @@ import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import (
-    I_DECK, I_HAND, I_NEXT, I_UNSEEN, _apply, _begin_turn, _candidates, _copy_state, _done,
-    _may_discard, _result,
-)
+from ..engine import _apply, _begin_turn, _candidates, _done, _may_discard
 from ..jit import kernel, specialize
 from ..rng import _mix, _next, _shuffle
 from ..search import MAX_K, _objective
+from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
+from ..tally import _result
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 from .greedy import PLAYER as _GREEDY
 
@@ -47,7 +46,7 @@ MAX_N = 100_000
 def _rollout(p, geo, T, B, deck, cand, seed):
     """Play ``T`` (a copy of the state after an action) to the end with the base player, the
     unseen cards coming in ``deck`` in a random order drawn from ``seed``; ``B``: the base
-    player's scratch and parameters (:class:`numberup.search.Base`); ``cand``: scratch for the
+    player's scratch and parameters (:class:`numberup.scratch.Base`); ``cand``: scratch for the
     cells on offer. Returns the result.
 
     A template: ``_BASE_ACTION`` is the base player's kernel, bound by :func:`_rollout_for`."""
