@@ -15,29 +15,29 @@ from .jit import kernel
 from .scoring import _aggregate, _line_score, _line_value
 
 
+@kernel(inline="always")
+def _rescore_line(p, geo, S, li, n):
+    """Score line ``li`` afresh into the state."""
+    points, markers = _line_score(p, S.grid, geo.lines, li, n)
+    S.line_points[li] = points
+    S.line_markers[li] = markers
+    S.line_values[li] = _line_value(points, markers)
+
+
 @kernel
 def _rescore_all(p, geo, S):
     """Score every line afresh (at the start, and at the end of an untracked game)."""
-    n = p[L.P_SIZE]
     for li in range(p[L.P_NLINES]):
-        points, markers = _line_score(p, S.grid, geo.lines, li, n)
-        S.line_points[li] = points
-        S.line_markers[li] = markers
-        S.line_values[li] = _line_value(points, markers)
+        _rescore_line(p, geo, S, li, p[L.P_SIZE])
 
 
 @kernel(inline="always")
 def _rescore_cell(p, geo, S, cell):
     """Rescore the lines through ``cell``."""
-    n = p[L.P_SIZE]
     for k in range(4):
         li = geo.cell_lines[cell, k]
-        if li < 0 or li >= p[L.P_NLINES]:
-            continue
-        points, markers = _line_score(p, S.grid, geo.lines, li, n)
-        S.line_points[li] = points
-        S.line_markers[li] = markers
-        S.line_values[li] = _line_value(points, markers)
+        if li >= 0 and li < p[L.P_NLINES]:
+            _rescore_line(p, geo, S, li, p[L.P_SIZE])
 
 
 @kernel(inline="always")
