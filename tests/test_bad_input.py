@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli_checks import assert_one_line_error, run_isolated, run_main
+from cli_checks import assert_one_line_error, run_isolated
 from numberup.cards import COLOUR_LETTERS, deck, format_card
 from numberup.levels import get_level
 from numberup.players import PLAYERS

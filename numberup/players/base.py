@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from ..cards import InputError
+from ..search import LATE_CELLS
 
 OBJECTIVES = ("mean", "bronze", "silver", "gold")
-LATE_CELLS = 6  # on summed levels, a medal objective steers the last this many cards only
 OBJECTIVE_HELP = ("what to maximise: the mean score or P(medal); P(medal) steers throughout "
                   "on levels scored by the lowest line, and in the last "
                   f"{LATE_CELLS} cards of the others (the mean before)")
