@@ -22,6 +22,9 @@ MAX_TRAIN_GAMES = 10**8
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=None,
               help="Master seed of the training games [default: 7]; judge a model on decks of "
                    "another seed.")
+@click.option("--tune-games", "tune", type=click.IntRange(1, MAX_TRAIN_GAMES), default=None,
+              help="Games per scale when the model's scale is chosen, on the decks after the "
+                   "training games [default: 300].")
 @jobs_option("Levels trained at once (each on one thread); the models do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="Model file (one level only) [default: the package's "
@@ -29,13 +32,17 @@ MAX_TRAIN_GAMES = 10**8
 @click.option("--json", "as_json", is_flag=True, help="Print what was trained as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def train(levels, games, seed, jobs, out, as_json, progress):
+def train(levels, games, seed, tune, jobs, out, as_json, progress):
     """Learn the value of afterstates by self-play, for the learned player.
 
     The learned player plays seeded games with its weights as they stand; after each game
     every line's prediction at every move is moved toward what the line finally added (its
-    features: the line's values, colours and order, the phase, the cards still to come). The
-    same seed gives the same model bytes whatever --jobs (it trains several levels at once).
+    features: the line's values, colours and order, the phase, the cards still to come; on
+    levels scored by the lowest line, the chance that the line reaches each value). Then the
+    player plays the next --tune-games decks of the seed with the learned correction scaled by 0,
+    0.1, ..., 1, and the model keeps the scale with the best mean (the whole correction
+    overshoots). The same seed gives the same model bytes whatever --jobs (it trains several
+    levels at once).
 
     \b
     Examples:
@@ -50,6 +57,7 @@ def train(levels, games, seed, jobs, out, as_json, progress):
 
     jobs = set_jobs(jobs)
     games = games or T.DEFAULT_GAMES
+    tune = tune or T.TUNE_GAMES
     seed = T.DEFAULT_SEED if seed is None else seed
     if out is not None and len(levels) != 1:
         raise click.UsageError("--out names one model file: give one --level")
@@ -58,14 +66,15 @@ def train(levels, games, seed, jobs, out, as_json, progress):
     if progress is None:
         progress = sys.stderr.isatty()
     with progress_bar(progress) as bar:
-        tasks = {level: bar.add_task(f"level {level}", total=games) if bar else None
-                 for level in levels}
+        tasks = {level: bar.add_task(f"level {level}", total=T.games_played(games, tune)) if bar
+                 else None for level in levels}
 
         def one(level):
             task = tasks[level]
             weights, facts = T.train_level(level, games, seed,
-                                           (lambda n: bar.advance(task, n)) if bar else None)
-            save_model(paths[level], weights, level, seed, games)
+                                           (lambda n: bar.advance(task, n)) if bar else None,
+                                           tune=tune)
+            save_model(paths[level], weights, level, seed, games, facts["scale"])
             facts["out"] = _shown(paths[level])
             return facts
 
@@ -82,9 +91,15 @@ def train(levels, games, seed, jobs, out, as_json, progress):
                     click.echo(f"level {facts['level']}: {games:,} games in {facts['seconds']:.0f} s; "
                                f"squared error of the line predictions, first -> last tenth of "
                                f"the games: {facts['error_first']:.1f} -> {facts['error_last']:.1f}; "
-                               f"wrote {facts['out']}")
+                               f"scale {facts['scale']:.1f} (mean {_means(facts['tuning'])} "
+                               f"on the {tune:,} games after them); wrote {facts['out']}")
     if as_json:
         echo_json(done)
+
+
+def _means(tuning: dict) -> str:
+    """Each scale's mean in the tuning games, in one short run of text."""
+    return ", ".join(f"{scale:g}: {mean:.1f}" for scale, mean in tuning.items())
 
 
 def _shown(path: Path) -> str:

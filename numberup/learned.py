@@ -7,8 +7,8 @@ The value of a grid right after a move (its *afterstate*), with the cards still 
                                        estimate (the mean of its random completions, as in
                                        numberup.search) + the weights its features index
 
-(on the levels scored by their lowest line, a soft minimum of the lines instead: see
-:func:`_afterstate_value`). A line's features are indices into one flat ``float64`` weight
+(on the levels scored by their lowest line, a learned distribution of each line instead: see
+below). A line's features are indices into one flat ``float64`` weight
 array, every table shared by all lines of the level (rows, columns and diagonals score alike):
 
 ``histogram``   the line's value histogram (how many 1s, 2s, ...), by the phase of the game
@@ -28,6 +28,31 @@ array, every table shared by all lines of the level (rows, columns and diagonals
 the learned player itself, with ``TRAIN_K`` completions for the base estimate (the player uses
 more by default: its parameter ``k``). A model file (``.npz``) holds the weights, the level, the feature
 version, the seed and the games; the package's models live in ``numberup/models/``.
+
+**Levels scored by their lowest line** (3, 20; feature version 3). There the spread of each
+line matters more than its mean, so the model learns each open line's *distribution*: for every
+whole ``t`` (``DIST_LO < t <= DIST_HI``)
+
+    P(line's final value >= t) = sigmoid(logit(q_t) + shift + cut[phase, empty, t])
+
+``q_t``: the share of the line's random completions worth ``t`` or more (clipped to
+``[EPS, 1 - EPS]``; where every completion reached ``t``, P is 1); ``shift``: the sum of the weights its features index (the same features
+as above, one shift for every ``t``: an ordinal logistic model); ``cut``: one entry per phase,
+empty cells and ``t``, stored after the feature tables. A full line is worth its value. With the
+lines taken as independent, E[lowest line] = ``DIST_LO`` + the sum over ``t`` of the product
+of the lines' P(>= t) (the sum stops once that product falls below ``TINY_P``); the value is
+10 x that, plus a thousandth of the sum of the lines' random-completion means (a tie-break). With
+every weight 0 it is expectimax's own estimate of the lowest line. Training moves every
+logged line's logits toward whether the line finally reached each ``t`` (the gradient of the
+log loss).
+
+**Scale.** A player plays with the weights times a *scale* (0: the random completions alone, 1:
+the whole correction). Each line's correction is learned on its own, as what such lines finally
+made in the player's games; but those games rescued many a weak line, and a player that trusts
+the whole correction no longer rescues them (it sees them as safe). Half-way is much better on
+most levels (level 18: 70 points with the whole correction, 87 with half of it). Training
+chooses the scale that plays best on decks of its seed past the training games
+(:func:`numberup.train.tune_scale`), and the model file keeps it.
 """
 
 from __future__ import annotations
@@ -44,16 +69,20 @@ from . import levels as L
 from .cards import InputError
 from .jit import kernel
 from .scoring import _line_score, _line_value
+from .scratch import DIST_HI, DIST_LO, N_STATS
 from .state import I_HAND, I_UNSEEN
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3  # 3: a model keeps its scale; lowest-line levels learn distributions
 PHASES = 4
 LEFT_MAX = 8  # cards still to come of a value or colour, clipped
 MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours + 3 sequences
 TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
 TRAIN_K = 16  # random completions per line of the base estimate in training (numberup.search)
 BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
-SOFT_MIN = 1.0  # temperature of the soft minimum of the line values (levels scored by the lowest)
+NT = DIST_HI - DIST_LO  # thresholds t of a line's learned distribution (lowest-line levels)
+EPS = 1.0 / 256  # the random completions' share q_t is clipped to [EPS, 1 - EPS] for its logit
+TINY_P = 1e-12  # E[lowest line] stops summing P(every line >= t) below this
+MAX_SCALE = 2.0  # the largest scale of the learned corrections a player may ask for
 MODELS = Path(__file__).resolve().parent / "models"
 
 _COLOUR_RULES = (L.RULE_COLOUR_SUM, L.RULE_COLOUR_RUN_SUM, L.RULE_COLOUR_SECOND,
@@ -115,9 +144,20 @@ def _layout(p):
     return o1, o2, o3, o4, o5, o6, o6 + PHASES * (n + 1) * BASE_BINS
 
 
+@kernel(inline="always")
+def _lowest(p):
+    """Whether the level is scored by its lowest line (its model learns distributions)."""
+    return p[L.P_AGG] == L.AGG_MIN_X10
+
+
 def model_size(level: int) -> int:
-    """Entries of the weight array of ``level``."""
-    return int(_layout(L.PARAMS[level])[6])
+    """Entries of the weight array of ``level``: the feature tables, and on levels scored by
+    the lowest line the cut table after them."""
+    p = L.PARAMS[level]
+    size = int(_layout(p)[6])
+    if _lowest(p):
+        size += PHASES * (int(p[L.P_SIZE]) + 1) * NT
+    return size
 
 
 @kernel(inline="always")
@@ -262,39 +302,103 @@ def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_
     return y
 
 
+@kernel(inline="always")
+def _row(p, grid, lines, li, filled):
+    """The cut table's row of line ``li``: phase x (cells + 1) + empty cells."""
+    n = p[L.P_SIZE]
+    empty = 0
+    for i in range(n):
+        if grid[lines[li, i]] < 0:
+            empty += 1
+    return min(filled * PHASES // (n * n), PHASES - 1) * (n + 1) + empty
+
+
+@kernel(inline="always")
+def _sigmoid(z):
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+@kernel(inline="always")
+def _logit_share(q):
+    """The logit of a random-completion share, clipped to [EPS, 1 - EPS]."""
+    q = min(max(q, EPS), 1.0 - EPS)
+    return math.log(q / (1.0 - q))
+
+
+@kernel(inline="always")
+def _p_at_least(p, X, li, t):
+    """The learned P(line ``li``'s final value >= ``t``) (levels scored by the lowest line;
+    :func:`_afterstate_value` set ``X.rows``, ``X.shift`` and ``X.predicted``)."""
+    if X.rows[li] < 0:  # a full line: its value
+        return 1.0 if X.predicted[li] >= t else 0.0
+    if t <= DIST_LO:
+        return 1.0
+    if t > DIST_HI:
+        return 0.0
+    q = X.line_eval[li, N_STATS + t - DIST_LO - 1]
+    if q >= 1.0:  # every completion reached t
+        return 1.0
+    cut = _layout(p)[6] + X.rows[li] * NT + t - DIST_LO - 1
+    return _sigmoid(_logit_share(q) + X.shift[li] + X.learned[cut])
+
+
 @kernel
 def _afterstate_value(p, geo, S, X, filled):
     """V of the grid in ``S`` with the cards still to come in ``X.values_left`` and
-    ``X.colours_left``: the sum of the line predictions, or on levels scored by the lowest line
-    10 x their soft minimum (temperature ``SOFT_MIN``) plus a thousandth of the sum, so that
-    every line's shortfall counts, the lowest most. ``X.line_eval[li, 0]``: each line's base
-    estimate (:func:`numberup.search._estimate_line`); ``X.predicted[li]`` := line ``li``'s
-    prediction."""
+    ``X.colours_left``: the sum of the line predictions; on levels scored by the lowest line
+    10 x the learned E[lowest line] plus a thousandth of the sum of the lines' random-completion
+    means (module doc). ``X.line_eval[li]``: each line's random completions
+    (:func:`numberup.search._estimate_line`); ``X.predicted[li]`` := line ``li``'s prediction
+    (lowest-line levels: its random-completion mean, or its value if full), ``X.rows[li]``
+    := its cut table row (-1: full), ``X.shift[li]`` := its learned shift."""
     nl = p[L.P_NLINES]
     total = 0.0
-    low = 1e300
-    for li in range(nl):
-        y = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left, X.colours_left,
-                             X.masks_left, X.line_eval[li, 0], X.features)
-        X.predicted[li] = y
-        total += y
-        low = min(low, y)
-    if p[L.P_AGG] != L.AGG_MIN_X10:
+    if not _lowest(p):
+        for li in range(nl):
+            y = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left,
+                                 X.colours_left, X.masks_left, X.line_eval[li, 0], X.features)
+            X.predicted[li] = y
+            total += y
         return total
-    acc = 0.0
     for li in range(nl):
-        acc += math.exp(-(X.predicted[li] - low) / SOFT_MIN)
-    return 10.0 * (low - SOFT_MIN * math.log(acc)) + 1e-3 * total
+        m = _line_features(p, geo.lines, S.grid, li, filled, X.values_left, X.colours_left,
+                           X.masks_left, X.line_eval[li, 0], X.features)
+        if m == 0:
+            X.rows[li] = -1
+            X.shift[li] = 0.0
+            X.predicted[li] = _line_contribution(p, S.grid, geo.lines, li, p[L.P_SIZE])
+        else:
+            X.rows[li] = _row(p, S.grid, geo.lines, li, filled)
+            shift = 0.0
+            for q in range(m):
+                shift += X.learned[X.features[q]]
+            X.shift[li] = shift
+            X.predicted[li] = X.line_eval[li, 0]
+        total += X.predicted[li]
+    low = float(DIST_LO)
+    for t in range(DIST_LO + 1, DIST_HI + 1):
+        every = 1.0
+        for li in range(nl):
+            every *= _p_at_least(p, X, li, t)
+        if every < TINY_P:
+            break
+        low += every
+    return 10.0 * low + 1e-3 * total
 
 
 # --- model files --------------------------------------------------------------------------
 
-def save_model(path, weights: np.ndarray, level: int, seed: int, games: int) -> None:
-    """Write a model: the weights (float32) and what made them. The same weights give the
-    same bytes (the archive's timestamps are fixed)."""
+def save_model(path, weights: np.ndarray, level: int, seed: int, games: int,
+               scale: float) -> None:
+    """Write a model: the weights (float32), the scale it plays with and what made them.
+    The same weights give the same bytes (the archive's timestamps are fixed)."""
     arrays = {
         "level": np.int64(level), "version": np.int64(FEATURE_VERSION), "seed": np.int64(seed),
-        "games": np.int64(games), "weights": np.asarray(weights, np.float32),
+        "games": np.int64(games), "scale": np.float64(scale),
+        "weights": np.asarray(weights, np.float32),
     }
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -316,6 +420,8 @@ def read_model(path, level: int | None = None) -> tuple[np.ndarray, dict]:
     try:
         with np.load(path, allow_pickle=False) as z:
             facts = {k: int(z[k]) for k in ("level", "version", "seed", "games")}
+            if facts["version"] == FEATURE_VERSION:
+                facts["scale"] = float(z["scale"])
             weights = z["weights"]
     except FileNotFoundError:
         raise InputError(f"model file {path} does not exist") from None
@@ -329,10 +435,11 @@ def read_model(path, level: int | None = None) -> tuple[np.ndarray, dict]:
         raise InputError(f"model file {path} is for level {facts['level']}, not level {level}")
     lv = facts["level"]
     ok = (1 <= lv < len(L.PARAMS) and weights.dtype == np.float32
-          and weights.shape == (model_size(lv),) and bool(np.all(np.isfinite(weights))))
+          and weights.shape == (model_size(lv),) and bool(np.all(np.isfinite(weights)))
+          and 0.0 <= facts["scale"] <= MAX_SCALE)
     if not ok:
-        raise InputError(f"model file {path} is damaged (its weights do not fit feature "
-                         f"version {FEATURE_VERSION} of level {lv})")
+        raise InputError(f"model file {path} is damaged (its weights or scale do not fit "
+                         f"feature version {FEATURE_VERSION} of level {lv})")
     return weights.astype(np.float64), facts
 
 
@@ -342,16 +449,32 @@ def model_path(level: int) -> Path:
 
 
 @lru_cache(maxsize=None)
-def load_table(level: int) -> np.ndarray:
-    """The package's model of ``level`` (cached, read-only); none raises a one-line
-    InputError saying how to make it."""
+def load_model(level: int) -> tuple[np.ndarray, dict]:
+    """The package's model of ``level``: (weights, facts), cached, the weights read-only;
+    none raises a one-line InputError saying how to make it."""
     path = model_path(level)
     if not path.is_file():
         raise InputError(f"level {level} has no learned model ({path.name}): make one with "
                          f"'numberup train --level {level} --out {path}'")
-    weights, _ = read_model(path, level)
+    weights, facts = read_model(path, level)
     weights.setflags(write=False)
-    return weights
+    return weights, facts
+
+
+@lru_cache(maxsize=None)
+def load_table(level: int, scale: float | None = None) -> np.ndarray:
+    """The weights a player of ``level`` plays with: the package's model times ``scale``
+    (None: the model's own scale, chosen in training), cached and read-only."""
+    weights, facts = load_model(level)
+    table = weights * (facts["scale"] if scale is None else scale)
+    table.setflags(write=False)
+    return table
+
+
+def clear_cache() -> None:
+    """Forget the models read (after ``MODELS`` changed)."""
+    load_model.cache_clear()
+    load_table.cache_clear()
 
 
 def uses_model(player) -> bool:
@@ -363,10 +486,12 @@ def uses_model(player) -> bool:
 
 
 def model_for(level, player) -> np.ndarray:
-    """The weights a player's scratch carries (``Scratch.learned``): the level's model if the
-    player plays with it (:func:`uses_model`), or its base player does, else none."""
+    """The weights a player's scratch carries (``Scratch.learned``): the level's model (times
+    the player's ``scale``, or the model's own) if the player plays with it
+    (:func:`uses_model`), or its base player does, else none."""
     if uses_model(player):
-        return load_table(level.number)
+        scale = player.param("scale") if "scale" in player.kind.params else -1.0
+        return load_table(level.number, None if scale < 0 else float(scale))
     if player.kind.base is not None:
         return model_for(level, player.kind.base(player.params))
     return empty_table()

@@ -54,6 +54,9 @@ class Scratch(NamedTuple):
     masks_left : int64 (8,)           per colour, the bit mask of its values still to come
     features : int64 (MAX_FEATURES,)  the learned evaluation's weight indices of one line
     predicted : float64 (14,)         the learned evaluation's prediction of each line
+    rows : int64 (14,)                on levels scored by the lowest line, each line's row of
+                                      the learned cut table (-1: full)
+    shift : float64 (14,)             ... and each open line's learned logit shift
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
@@ -81,6 +84,8 @@ class Scratch(NamedTuple):
     masks_left: np.ndarray
     features: np.ndarray
     predicted: np.ndarray
+    rows: np.ndarray
+    shift: np.ndarray
     endgame: Endgame
     base: object
 
@@ -133,6 +138,8 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(8, np.int64),
         np.zeros(8, np.int64),
         np.zeros(MAX_FEATURES, np.int64),
+        np.zeros(MAX_LINES, np.float64),
+        np.zeros(MAX_LINES, np.int64),
         np.zeros(MAX_LINES, np.float64),
         new_endgame(level),
         base,

@@ -26,10 +26,12 @@ from .engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_
 from .grid import geometry
 from .jit import kernel
 from .learned import (
-    MAX_FEATURES, TRAIN_K, _line_contribution, _line_features, _tally, model_size,
+    MAX_FEATURES, NT, TRAIN_K, _layout, _line_contribution, _line_features, _logit_share, _lowest,
+    _row, _sigmoid, _tally, model_size,
 )
 from .levels import get_level
 from .players.learned import _learned_action
+from .scratch import DIST_LO, N_STATS
 from .search import _estimate_all, _fill_pool
 from .state import I_FILLED, new_state
 
@@ -37,19 +39,24 @@ DEFAULT_SEED = 7
 DEFAULT_GAMES = 30_000
 RATE = 0.02  # the first games' step: the share of a line's error corrected at once
 RATE_END = 0.1  # the last games' step, as a share of RATE
+LOGIT_RATE = 0.01  # the first games' step of the logits (levels scored by the lowest line)
+TUNE_GAMES = 300  # games per scale when training chooses the model's scale
+SCALES = tuple(i / 10 for i in range(11))  # the scales it tries
 
 
 @kernel(nogil=True)
 def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, rate,
-                 feats, n_feats, bases):
+                 feats, n_feats, bases, rows, shares):
     """Play games ``first .. first+n-1`` of ``master`` with the learned player (its parameters
-    ``params``: the mean objective) reading and updating the weights ``W`` (see the module doc); ``done`` games of ``total`` were played
-    before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
+    ``params``: the mean objective) reading and updating the weights ``W`` (``X.learned``; see
+    the module doc); ``done`` games of ``total`` were played before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
     feature log and each logged line's base estimate.
     Returns the sum of the squared errors of the logged lines (before their update) and
     their count."""
     n_lines = p[L.P_NLINES]
     size = p[L.P_SIZE]
+    lowest = _lowest(p)
+    k = np.int64(params[1])  # the player's completions per line (players.learned: k)
     sq = 0.0
     count = 0
     for g in range(n):
@@ -64,29 +71,74 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                                          params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_all(p, geo, S, X.line_eval, X.pool, TRAIN_K, n_pool)
+            _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
                 bases[m, li] = X.line_eval[li, 0]
                 n_feats[m, li] = _line_features(p, geo.lines, S.grid, li, S.ints[I_FILLED],
                                                 X.values_left, X.colours_left, X.masks_left,
                                                 bases[m, li], feats[m, li])
+                if lowest:
+                    rows[m, li] = _row(p, S.grid, geo.lines, li, S.ints[I_FILLED])
+                    for ti in range(NT):
+                        shares[m, li, ti] = X.line_eval[li, N_STATS + ti]
             m += 1
+        if lowest:
+            s2, c2 = _fit_distributions(p, S, geo, W, m, step, feats, n_feats, rows, shares)
+            sq += s2
+            count += c2
+            continue
         for li in range(n_lines):
             y = _line_contribution(p, S.grid, geo.lines, li, size)
             for r in range(m):
-                k = n_feats[r, li]
-                if k == 0:
+                nf = n_feats[r, li]
+                if nf == 0:
                     continue
                 pred = bases[r, li]
-                for q in range(k):
+                for q in range(nf):
                     pred += W[feats[r, li, q]]
                 err = y - pred
                 sq += err * err
                 count += 1
-                d = step * err / k
-                for q in range(k):
+                d = step * err / nf
+                for q in range(nf):
                     W[feats[r, li, q]] += d
+    return sq, count
+
+
+@kernel
+def _fit_distributions(p, S, geo, W, m, step, feats, n_feats, rows, shares):
+    """One game's update on a level scored by its lowest line: every logged open line's
+    P(>= t), for every t, moves toward whether the line's final value reached t (a step of
+    ``step`` times the log loss's gradient: to the cut entry its own, to the shift spread
+    evenly over the line's features). Returns (sum of squared errors, lines)."""
+    cut0 = _layout(p)[6]
+    sq = 0.0
+    count = 0
+    for li in range(p[L.P_NLINES]):
+        y = _line_contribution(p, S.grid, geo.lines, li, p[L.P_SIZE])
+        for r in range(m):
+            k = n_feats[r, li]
+            if k == 0:
+                continue
+            shift = 0.0
+            for q in range(k):
+                shift += W[feats[r, li, q]]
+            g = 0.0
+            for ti in range(NT):
+                reached = 1.0 if y >= DIST_LO + 1 + ti else 0.0
+                if shares[r, li, ti] >= 1.0:  # P is 1 there (learned.py), nothing to learn
+                    sq += (reached - 1.0) ** 2
+                    continue
+                c = cut0 + rows[r, li] * NT + ti
+                d = reached - _sigmoid(_logit_share(shares[r, li, ti]) + shift + W[c])
+                sq += d * d
+                g += d
+                W[c] += step * d
+            count += 1
+            d = step * g / k
+            for q in range(k):
+                W[feats[r, li, q]] += d
     return sq, count
 
 
@@ -107,15 +159,21 @@ def cost(level: int) -> int:
 
 def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED,
                 progress: Callable[[int], None] | None = None, chunk: int = 500,
-                rate: float = RATE) -> tuple[np.ndarray, dict]:
+                rate: float | None = None, tune: int = TUNE_GAMES) -> tuple[np.ndarray, dict]:
     """Train a model of ``level`` on ``games`` self-play games of ``seed``; returns the
     weights (float32 values, as a file keeps them) and facts (``seconds``, and the mean
-    squared error of the line predictions over the first and the last tenth of the games)."""
+    squared error of the line predictions over the first and the last tenth of the games;
+    ``scale`` and ``tuning``: :func:`tune_scale`'s choice on ``tune`` games past the training
+    games, and every scale's mean). ``rate``: the first games' step (default ``RATE``, or
+    ``LOGIT_RATE`` on levels scored by the lowest line). ``progress`` is told of every game
+    played, the tuning games too (:func:`games_played`)."""
     from .play import max_moves
     from .scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
+    if rate is None:
+        rate = LOGIT_RATE if _lowest(p) else RATE
     geo = geometry(lv.size)
     W = np.zeros(model_size(lv.number), np.float64)
     S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
@@ -123,21 +181,55 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     feats = np.zeros((max_moves(lv), int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
     n_feats = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.int64)
     bases = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.float64)
+    rows, shares = _distribution_log(lv)
     errors = []
     t0 = time.perf_counter()
     for start in range(0, games, chunk):
         n = min(chunk, games - start)
         sq, cnt = _train_games(p, geo, S, X, deck, W, _mean_player(), np.uint64(seed % 2**64),
                                start, n, games,
-                               start, rate, feats, n_feats, bases)
+                               start, rate, feats, n_feats, bases, rows, shares)
         errors.append((sq, cnt, n))
         if progress:
             progress(n)
+    W = W.astype(np.float32).astype(np.float64)  # as the file keeps them
+    scale, tuning = tune_scale(lv.number, W, seed, games, tune, progress)
     seconds = time.perf_counter() - t0
     facts = {"level": lv.number, "seed": seed, "games": games, "seconds": seconds,
              "error_first": _tenth(errors, games, first=True),
-             "error_last": _tenth(errors, games, first=False)}
-    return W.astype(np.float32).astype(np.float64), facts
+             "error_last": _tenth(errors, games, first=False),
+             "scale": scale, "tuning": tuning}
+    return W, facts
+
+
+def games_played(games: int, tune: int = TUNE_GAMES) -> int:
+    """The games :func:`train_level` plays: its training games and its tuning games."""
+    return games + tune * len(SCALES)
+
+
+def tune_scale(level: int, weights: np.ndarray, seed: int, first: int, n: int,
+               progress: Callable[[int], None] | None = None) -> tuple[float, dict]:
+    """The scale (of ``SCALES``) the learned player plays best with: the highest mean over
+    games ``first .. first+n-1`` of ``seed`` (the same decks for every scale; training passes
+    the games after its own, so they were never trained on); ties: the smaller scale.
+    Returns it and every scale's mean."""
+    means = {}
+    for scale in SCALES:
+        means[scale] = float(play_with(level, weights * scale, seed, first, n).mean())
+        if progress:
+            progress(n)
+    best = max(means.values())
+    return next(s for s in SCALES if means[s] == best), means
+
+
+def _distribution_log(lv):
+    """The training log's cut table rows and random-completion shares (move x line (x t));
+    one row where the level does not learn distributions."""
+    from .play import max_moves
+
+    moves = max_moves(lv) if _lowest(L.PARAMS[lv.number]) else 1
+    lines = int(L.PARAMS[lv.number][L.P_NLINES])
+    return np.zeros((moves, lines), np.int64), np.zeros((moves, lines, NT), np.float64)
 
 
 def _tenth(errors, games, first):
@@ -186,6 +278,7 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     X = X._replace(learned=W)
     shape = (max_moves(lv), int(p[L.P_NLINES]))
     sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, _mean_player(),
-                           np.uint64(seed % 2**64), first, n, n, 0, 0.0, np.zeros(shape + (MAX_FEATURES,), np.int64),
-                           np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+                           np.uint64(seed % 2**64), first, n, n, 0, 0.0,
+                           np.zeros(shape + (MAX_FEATURES,), np.int64), np.zeros(shape, np.int64),
+                           np.zeros(shape, np.float64), *_distribution_log(lv))
     return sq / cnt

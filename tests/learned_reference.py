@@ -7,6 +7,7 @@ import math
 from numberup import learned as LE
 from numberup import levels as L
 from numberup.scorecard import score_line
+from numberup.scratch import DIST_HI, DIST_LO, N_STATS
 
 
 def layout(p):
@@ -23,6 +24,7 @@ def layout(p):
         "streets": 4 ** nv * (n + 1) if streets else 0,
         "seq": (n - LE.TUPLE + 1) * (2 * nv + 1) ** LE.TUPLE if seq else 0,
         "base": LE.PHASES * (n + 1) * LE.BASE_BINS,
+        "cut": LE.PHASES * (n + 1) * LE.NT if p[L.P_AGG] == L.AGG_MIN_X10 else 0,
     }
     off, at = {}, 0
     for name, size in sizes.items():
@@ -87,28 +89,68 @@ def line_contribution(level, cells):
     return float(line.value)
 
 
-def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights):
+def p_at_least(p, full_value, row, shift, shares, weights, t):
+    """The learned P(a line's final value >= t) on a level scored by its lowest line: ``row``
+    None for a full line (worth ``full_value``); ``shares[i]``: its random completions'
+    P(value >= DIST_LO + 1 + i)."""
+    if row is None:
+        return 1.0 if full_value >= t else 0.0
+    if t <= DIST_LO:
+        return 1.0
+    if t > DIST_HI:
+        return 0.0
+    q = shares[t - DIST_LO - 1]
+    if q >= 1.0:
+        return 1.0
+    q = min(max(q, LE.EPS), 1.0 - LE.EPS)
+    z = math.log(q / (1.0 - q)) + shift + weights[layout(p)[0]["cut"] + row * LE.NT + t - DIST_LO - 1]
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights, shares=None):
     """V of a grid (see numberup.learned._afterstate_value); ``bases``: the lines' base
-    estimates."""
-    ys = []
-    for li in range(int(p[L.P_NLINES])):
+    estimates; ``shares``: on levels scored by the lowest line, each line's random-completion
+    P(value >= t) (``p_at_least``)."""
+    n = int(p[L.P_SIZE])
+    nl = int(p[L.P_NLINES])
+    if p[L.P_AGG] != L.AGG_MIN_X10:
+        ys = []
+        for li in range(nl):
+            cells = [int(grid[c]) for c in lines[li]]
+            idx = line_features(p, cells, filled, still_to_come, bases[li])
+            ys.append(bases[li] + sum(weights[i] for i in idx) if idx
+                      else line_contribution(level, cells))
+        return sum(ys)
+    lines_now = []  # (full value or None, row or None, shift)
+    total = 0.0
+    for li in range(nl):
         cells = [int(grid[c]) for c in lines[li]]
         idx = line_features(p, cells, filled, still_to_come, bases[li])
-        ys.append(bases[li] + sum(weights[i] for i in idx) if idx
-                  else line_contribution(level, cells))
-    if p[L.P_AGG] != L.AGG_MIN_X10:
-        return sum(ys)
-    low = min(ys)
-    acc = sum(math.exp(-(y - low) / LE.SOFT_MIN) for y in ys)
-    return 10.0 * (low - LE.SOFT_MIN * math.log(acc)) + 1e-3 * sum(ys)
+        if not idx:
+            v = line_contribution(level, cells)
+            lines_now.append((v, None, 0.0))
+            total += v
+        else:
+            phase = min(filled * LE.PHASES // (n * n), LE.PHASES - 1)
+            row = phase * (n + 1) + sum(c < 0 for c in cells)
+            lines_now.append((None, row, sum(weights[i] for i in idx)))
+            total += bases[li]
+    low = float(DIST_LO)
+    for t in range(DIST_LO + 1, DIST_HI + 1):
+        every = 1.0
+        for li, (v, row, shift) in enumerate(lines_now):
+            every *= p_at_least(p, v, row, shift, shares[li], weights, t)
+        if every < LE.TINY_P:
+            break
+        low += every
+    return 10.0 * low + 1e-3 * total
 
 
-def medals(p, predicted, line_eval, value):
+def medals(p, predicted, line_eval, value, rows=None, shift=None, weights=None):
     """(mean, P(bronze), P(silver), P(gold), sum) of an afterstate (see
     numberup.players.learned._medals): ``predicted`` the line predictions, ``line_eval`` the
-    random-completion estimates, ``value`` the learned value."""
-    from numberup.scratch import DIST_HI, DIST_LO, N_STATS
-
+    random-completion estimates, ``value`` the learned value; on levels scored by the lowest
+    line ``rows`` (-1: full), ``shift`` and ``weights`` as the evaluation left them."""
     nl = int(p[L.P_NLINES])
     total = sum(predicted[:nl])
     var = sum(line_eval[li][1] for li in range(nl))
@@ -123,18 +165,11 @@ def medals(p, predicted, line_eval, value):
                 z = (target - half - total) / math.sqrt(var)
                 out[1 + q] = 0.5 * math.erfc(z / math.sqrt(2.0))
             continue
-
-        def at_least(li, u):
-            if u <= DIST_LO:
-                return 1.0
-            if u > DIST_HI:
-                return 0.0
-            return line_eval[li][N_STATS + u - DIST_LO - 1]
-
+        t = (target + 9) // 10
         prob = 1.0
         for li in range(nl):
-            x = (target + 9) // 10 - (predicted[li] - line_eval[li][0])
-            u = math.floor(x)
-            prob *= (1 - (x - u)) * at_least(li, u) + (x - u) * at_least(li, u + 1)
+            row = None if rows[li] < 0 else rows[li]
+            prob *= p_at_least(p, predicted[li], row, shift[li], line_eval[li][N_STATS:],
+                               weights, t)
         out[1 + q] = prob
     return out

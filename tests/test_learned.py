@@ -23,12 +23,13 @@ from numberup.train import evaluation_error, play_with, train_level  # noqa: E40
 
 TINY = 1500  # games of a tiny training run (seconds)
 JUDGE = 120  # games of seed 2026 (never trained on) to judge it by
+TUNE = 10  # games per scale when a test's training chooses its scale
 
 
 @pytest.fixture(scope="module")
 def tiny():
     """Tiny models of level 16 and of level 3 (seed 5)."""
-    return {level: train_level(level, TINY, seed=5)[0] for level in (16, 3)}
+    return {level: train_level(level, TINY, seed=5, tune=TUNE)[0] for level in (16, 3)}
 
 
 def _random_position(lv, rng):
@@ -67,6 +68,8 @@ def test_feature_and_value_kernels_match_python(level):
         LE._tally(S, X.values_left, X.colours_left, X.masks_left)
         bases = [rng.uniform(-15, 55) for _ in range(14)]
         X.line_eval[:, 0] = bases
+        shares = [_random_shares(rng) for _ in range(14)]
+        X.line_eval[:, 5:] = shares
         for li in range(int(p[L.P_NLINES])):
             m = LE._line_features(p, geo.lines, S.grid, li, filled, X.values_left,
                                   X.colours_left, X.masks_left, bases[li], out)
@@ -75,29 +78,43 @@ def test_feature_and_value_kernels_match_python(level):
             assert list(out[:m]) == want
         got = LE._afterstate_value(p, geo, S, X, filled)
         want = REF.afterstate_value(lv, p, geo.lines[:, : lv.size], grid, filled, rest, bases,
-                                    weights)
+                                    weights, shares)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
+
+
+def _random_shares(rng):
+    """A line's random-completion P(value >= t) for every t: falling with t, from 1 (every
+    completion) to 0 (none), with values in between."""
+    from numberup.scratch import EVAL_WIDTH
+
+    width = EVAL_WIDTH - 5
+    ones = rng.randrange(width)
+    middle = sorted((rng.random() for _ in range(rng.randrange(width - ones + 1))), reverse=True)
+    return [1.0] * ones + middle + [0.0] * (width - ones - len(middle))
 
 
 @pytest.mark.parametrize("level", [3, 8, 14, 20])
 def test_medal_kernel_matches_python(level):
     from numberup.players.learned import _medals
-    from numberup.scratch import EVAL_WIDTH, new_scratch
+    from numberup.scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[level]
-    X = new_scratch(lv)
     rng = random.Random(level)
+    X = new_scratch(lv)._replace(
+        learned=np.array([rng.uniform(-3, 3) for _ in range(LE.model_size(level))]))
     out = np.zeros(5)
     for _ in range(100):
         X.predicted[:] = [rng.uniform(-12, 45) for _ in range(14)]
+        X.rows[:] = [rng.choice([-1, rng.randrange(LE.PHASES * (lv.size + 1))]) for _ in range(14)]
+        X.shift[:] = [rng.uniform(-3, 3) for _ in range(14)]
         for li in range(14):
             X.line_eval[li, :2] = rng.uniform(-12, 45), rng.choice([0.0, rng.uniform(0, 40)])
-            tail = sorted((rng.random() for _ in range(EVAL_WIDTH - 5)), reverse=True)
-            X.line_eval[li, 5:] = tail  # P(value >= t) falls with t
+            X.line_eval[li, 5:] = _random_shares(rng)  # P(value >= t) falls with t
         value = rng.uniform(0, 200)
         _medals(p, X, value, out)
-        want = REF.medals(p, X.predicted.tolist(), X.line_eval.tolist(), value)
+        want = REF.medals(p, X.predicted.tolist(), X.line_eval.tolist(), value, X.rows.tolist(),
+                          X.shift.tolist(), X.learned)
         assert out.tolist() == pytest.approx(want, rel=1e-9, abs=1e-12)
 
 
@@ -120,6 +137,35 @@ def test_tiny_training_improves_play_on_unseen_decks(tiny):
     assert diff.mean() > 2 * se and diff.mean() > 2.0, (diff.mean(), se)  # measured: +5.8
 
 
+def test_the_scale_chosen_plays_best_on_the_tuning_decks(tiny):
+    """tune_scale keeps the scale of the highest mean (ties: the smaller), and each scale's
+    mean is that of the learned player with the model's weights times it."""
+    from numberup.train import SCALES, tune_scale
+
+    scale, means = tune_scale(16, tiny[16], 5, TINY, 12)
+    assert list(means) == list(SCALES)
+    assert scale == min(s for s in SCALES if means[s] == max(means.values()))
+    for s in (0.0, 0.5, 1.0):
+        assert means[s] == play_with(16, tiny[16] * s, 5, TINY, 12).mean()
+    assert means[0.0] != means[1.0]
+
+
+def test_the_player_plays_with_the_scaled_model():
+    """The learned player's scratch carries the package's model times the model's own scale,
+    or times the scale its spec names; expectimax:eval=learned and rollout bases the model's."""
+    from numberup.players import parse_player
+    from numberup.scratch import new_scratch
+
+    lv = get_level(17)
+    weights, facts = LE.load_model(17)
+    assert 0.0 <= facts["scale"] <= 1.0
+    for spec, scale in (("learned", facts["scale"]), ("learned:scale=0.25", 0.25),
+                        ("learned:scale=0", 0.0), ("expectimax:eval=learned", facts["scale"])):
+        assert np.array_equal(new_scratch(lv, parse_player(spec)).learned, weights * scale), spec
+    base = new_scratch(lv, parse_player("rollout:base=learned")).base.X.learned
+    assert np.array_equal(base, weights * facts["scale"])
+
+
 def test_training_is_deterministic_whatever_jobs(tmp_path, capsys):
     paths = [tmp_path / f"{j}" for j in (1, 2)]
     for j, path in zip((1, 2), paths):
@@ -127,8 +173,8 @@ def test_training_is_deterministic_whatever_jobs(tmp_path, capsys):
         assert code == 0, err
     for name in ("level-03.npz", "level-16.npz"):
         assert (paths[0] / name).read_bytes() == (paths[1] / name).read_bytes()
-    a, _ = train_level(16, 40, seed=3)
-    c, _ = train_level(16, 40, seed=4)
+    a, _ = train_level(16, 40, seed=3, tune=TUNE)
+    c, _ = train_level(16, 40, seed=4, tune=TUNE)
     assert not np.array_equal(a, c)  # another seed, other games
 
 
@@ -138,23 +184,24 @@ def _train_into(folder, jobs, capsys):
     LE.MODELS = folder
     try:
         return _main(["train", "--level", "3,16", "-n", "40", "--seed", "3", "--jobs", str(jobs),
-                      "--no-progress"], capsys)
+                      "--tune-games", str(TUNE), "--no-progress"], capsys)
     finally:
         LE.MODELS = old
 
 
 def test_model_round_trips(tiny, tmp_path):
     weights = tiny[3]
-    LE.save_model(tmp_path / "m.npz", weights, 3, 5, TINY)
+    LE.save_model(tmp_path / "m.npz", weights, 3, 5, TINY, 0.3)
     back, facts = LE.read_model(tmp_path / "m.npz", 3)
-    assert facts == {"level": 3, "version": LE.FEATURE_VERSION, "seed": 5, "games": TINY}
+    assert facts == {"level": 3, "version": LE.FEATURE_VERSION, "seed": 5, "games": TINY,
+                     "scale": 0.3}
     assert np.array_equal(back, weights)  # training hands out float32 values, as files keep
     assert np.count_nonzero(weights) > 1000
 
 
 def test_bad_model_files_fail_in_one_line(tiny, tmp_path):
     path = tmp_path / "m.npz"
-    LE.save_model(path, tiny[16], 16, 5, TINY)
+    LE.save_model(path, tiny[16], 16, 5, TINY, 0.5)
     with pytest.raises(InputError, match="is for level 16, not level 3"):
         LE.read_model(path, 3)
     damaged = tmp_path / "damaged.npz"
@@ -177,27 +224,35 @@ def test_bad_model_files_fail_in_one_line(tiny, tmp_path):
     np.savez(tmp_path / "nan.npz", **{**arrays, "weights": bad})
     with pytest.raises(InputError, match="damaged"):
         LE.read_model(tmp_path / "nan.npz", 16)
+    np.savez(tmp_path / "scale.npz", **{**arrays, "scale": np.float64(-0.5)})
+    with pytest.raises(InputError, match="damaged"):
+        LE.read_model(tmp_path / "scale.npz", 16)
+    del arrays["scale"]
+    np.savez(tmp_path / "noscale.npz", **arrays)
+    with pytest.raises(InputError, match="damaged"):
+        LE.read_model(tmp_path / "noscale.npz", 16)
 
 
 @pytest.mark.parametrize("spec", ["learned", "expectimax:eval=learned"])
 def test_a_level_without_a_model_says_how_to_make_one(spec, monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(LE, "MODELS", tmp_path)
-    LE.load_table.cache_clear()
+    LE.clear_cache()
     try:
         code, out, err = run_main(["simulate", "--level", "5", "-n", "2", "-p", spec], capsys)
     finally:
-        LE.load_table.cache_clear()
+        LE.clear_cache()
     assert_one_line_error(code, out, err, must_name=("level 5", "numberup train --level 5"))
 
 
 def test_train_command_writes_a_model(tmp_path, capsys):
     path = tmp_path / "m.npz"
     code, out, err = _main(["train", "--level", "14", "-n", "8", "--seed", "2", "--out",
-                            str(path), "--json"], capsys)
+                            str(path), "--tune-games", "4", "--json"], capsys)
     assert code == 0, err
     facts = json.loads(out)
     assert facts[0]["level"] == 14 and facts[0]["out"] == str(path)
-    assert LE.read_model(path, 14)[1]["games"] == 8
+    kept = LE.read_model(path, 14)[1]
+    assert kept["games"] == 8 and kept["scale"] == facts[0]["scale"]
     code, out, err = _main(["train", "--level", "3,4", "--out", str(path)], capsys)
     assert_one_line_error(code, out, err, must_name=("--out",))
 

@@ -297,12 +297,12 @@ def test_bad_base_specs(spec, names, capsys):
 
 def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(LE, "MODELS", tmp_path)
-    LE.load_table.cache_clear()
+    LE.clear_cache()
     try:
         code, out, err = run_main(["compare", "--level", "6", "-n", "2", "-p", "greedy",
                                    "-p", "rollout:base=learned"], capsys)
     finally:
-        LE.load_table.cache_clear()
+        LE.clear_cache()
     assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))
 
 

@@ -7,23 +7,21 @@ played (ties: the first). The weights are the level's model (``numberup/models``
 ``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
 empty, the decision is exact instead (:mod:`numberup.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
 ``X``, so any scratch of :func:`numberup.scratch.new_scratch` with the model serves (rollouts
-call it as their base player).
+call it as their base player). ``scale=S``: the weights are the model's times ``S`` (default:
+the model's own scale, :mod:`numberup.learned`); the scratch carries them so scaled.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
-from ..learned import _afterstate_value, _take, _tally
+from ..learned import MAX_SCALE, _afterstate_value, _p_at_least, _take, _tally
 from ..rng import _next
-from ..scratch import DIST_HI, DIST_LO
 from ..search import (
-    MAX_K, _better, _copy_value, _dist_col, _estimate_all, _estimate_line, _fill_pool, _objective,
+    MAX_K, _better, _copy_value, _estimate_all, _estimate_line, _fill_pool, _objective,
     _restore_lines, _save_lines, _upper_tail,
 )
 from ..state import I_FILLED, I_HAND
@@ -33,16 +31,6 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
 
 
-@kernel(inline="always")
-def _at_least(X, li, u):
-    """P(line ``li``'s value >= the whole number ``u``) from its random completions."""
-    if u <= DIST_LO:
-        return 1.0
-    if u > DIST_HI:
-        return 0.0
-    return X.line_eval[li, _dist_col(u)]
-
-
 @kernel
 def _medals(p, X, value, out):
     """``out`` := (mean, P(bronze), P(silver), P(gold), sum of the line predictions) of the
@@ -50,8 +38,7 @@ def _medals(p, X, value, out):
 
     Summed levels: a normal law of mean the summed predictions and variance the summed
     variances of the random completions. Levels scored by the lowest line: the product over
-    the lines of P(line value >= the medal's line target), each line's random-completion
-    distribution shifted by its learned correction (prediction - random-completion mean)."""
+    the lines of the learned P(line value >= the medal's line target)."""
     nl = p[L.P_NLINES]
     total = var = 0.0
     for li in range(nl):
@@ -68,10 +55,7 @@ def _medals(p, X, value, out):
         t = (target + 9) // 10
         prob = 1.0
         for li in range(nl):
-            x = t - (X.predicted[li] - X.line_eval[li, 0])
-            u = np.int64(math.floor(x))
-            f = x - u
-            prob *= (1.0 - f) * _at_least(X, li, u) + f * _at_least(X, li, u + 1)
+            prob *= _p_at_least(p, X, li, t)
         out[1 + q] = prob
 
 
@@ -176,6 +160,10 @@ PLAYER = PlayerType(
                 maximum=MAX_K),
      "endgame": Param(0, "when at most this many cells are empty, search the rest of the game "
                          "exactly over every order of the cards to come (0: never)", minimum=0,
-                      maximum=MAX_ENDGAME)},
+                      maximum=MAX_ENDGAME),
+     "scale": Param(-1.0, "how much of the learned correction to play with: 0 none (the random "
+                          "completions alone), 1 all of it; -1: the model's own scale, chosen "
+                          "in training on decks it did not train on", minimum=-1.0,
+                    maximum=MAX_SCALE, integer=False)},
     looks_ahead=True, variant=_variant,
 )

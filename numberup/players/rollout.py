@@ -1,6 +1,6 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,endgame=E``: every action is judged by playing the
+``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E``: every action is judged by playing the
 game out with the base player on random orders of the unseen cards; a budget of about ``N``
 rollouts per decision is spread by successive halving (the worse half of the actions is
 dropped each round, so clearly bad moves stop early).
@@ -10,7 +10,7 @@ the rollout kernel is a template compiled once per base kernel (:func:`_by_base`
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
 of its own (``X.base``, :class:`numberup.scratch.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
-``k``) and plays for ``bobjective``; it decides at every card of every rollout, so it must be
+``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
 (:mod:`numberup.players.learned`).
 
@@ -29,6 +29,7 @@ from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..engine import _apply, _begin_turn, _candidates, _done, _may_discard
 from ..jit import kernel, specialize
+from ..learned import MAX_SCALE
 from ..rng import _mix, _next, _shuffle
 from ..search import MAX_K, _objective
 from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
@@ -37,7 +38,7 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 from .greedy import PLAYER as _GREEDY
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME = 0, 1, 2, 3, 4, 5
+R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE = 0, 1, 2, 3, 4, 5, 6
 BASES = ("random", "greedy", "expectimax", "learned")  # the base players a rollout can call
 DEFAULT_BK = 8
 MAX_N = 100_000
@@ -171,7 +172,8 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
 
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec, from the registry):
-    ``bk`` is its ``k`` and ``bobjective`` its objective, when it takes them."""
+    ``bk`` is its ``k``, ``bobjective`` its objective and ``bscale`` its scale, when it takes
+    them."""
     from . import PLAYERS, parse_player
 
     name = BASES[int(params[R_BASE])]
@@ -179,6 +181,8 @@ def base_player(params):
     extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
     if "objective" in takes and params[R_BOBJECTIVE] > 0:
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
+    if "scale" in takes and params[R_BSCALE] >= 0:
+        extra.append(f"scale={params[R_BSCALE]:g}")
     return parse_player(name + (":" + ",".join(extra) if extra else ""))
 
 
@@ -208,6 +212,9 @@ PLAYER = PlayerType(
                                     "learned) maximises in the rollouts", choices=OBJECTIVES),
         "endgame": Param(0, "when at most this many cells are empty, search the rest of the "
                             "game exactly instead (0: never)", minimum=0, maximum=MAX_ENDGAME),
+        "bscale": Param(-1.0, "how much of the learned correction a learned base plays with "
+                              "(its scale; -1: the model's own)", minimum=-1.0,
+                        maximum=MAX_SCALE, integer=False),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )
