@@ -1,0 +1,71 @@
+"""Paired comparison of two players of one compare run, level by level: the difference of
+their means and of their P(gold) on the same decks, each with a 95% interval (normal, over the
+decks), and their times per game.
+
+    python results/paired.py RUN_DIR PLAYER BASELINE [--csv OUT]
+
+RUN_DIR is a ``numberup compare --out`` directory (its games.parquet and summary.csv); PLAYER
+and BASELINE are two of its player specs. "held" says whether both intervals reach zero or
+above (PLAYER is not measurably worse on the mean nor on P(gold)); "speed" is BASELINE's
+seconds per game over PLAYER's, both measured in the same run.
+"""
+
+import argparse
+
+import numpy as np
+import pandas as pd
+
+from numberup import levels as L
+
+
+def paired(run: str, player: str, baseline: str) -> pd.DataFrame:
+    games = pd.read_parquet(f"{run}/games.parquet", columns=["level", "policy", "game", "score"])
+    summary = pd.read_csv(f"{run}/summary.csv")
+    rows = []
+    for level, d in games.groupby("level"):
+        gold = int(L.PARAMS[level][L.P_GOLD])
+        a = d[d.policy == player].set_index("game").score
+        b = d[d.policy == baseline].set_index("game").score
+        a, b = a.align(b, join="inner")
+        n = len(a)
+        diff = (a - b).to_numpy(float)
+        gdiff = (a >= gold).to_numpy(float) - (b >= gold).to_numpy(float)
+        half = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(n)  # noqa: E731
+        s = summary[summary.level == level].set_index("policy").seconds_per_game
+        row = {"level": level, "decks": n, "mean": a.mean(), "baseline_mean": b.mean(),
+               "diff": diff.mean(), "diff_lo": diff.mean() - half(diff),
+               "diff_hi": diff.mean() + half(diff), "p_gold": (a >= gold).mean(),
+               "baseline_p_gold": (b >= gold).mean(), "gold_diff": gdiff.mean(),
+               "gold_diff_lo": gdiff.mean() - half(gdiff), "gold_diff_hi": gdiff.mean() + half(gdiff),
+               "seconds": s[player], "baseline_seconds": s[baseline],
+               "speed": s[baseline] / s[player]}
+        row["held"] = bool(row["diff_hi"] >= 0 and row["gold_diff_hi"] >= 0)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run")
+    ap.add_argument("player")
+    ap.add_argument("baseline")
+    ap.add_argument("--csv", help="also write the table here")
+    args = ap.parse_args()
+    t = paired(args.run, args.player, args.baseline)
+    print(f"{args.player} against {args.baseline}, paired on the same decks")
+    print("| level | decks | mean | baseline | diff [95%] | P(gold) | baseline | diff [95%] | "
+          "speed | held |")
+    print("|---:|---:|---:|---:|---|---:|---:|---|---:|---|")
+    for r in t.itertuples():
+        print(f"| {r.level} | {r.decks} | {r.mean:.2f} | {r.baseline_mean:.2f} | "
+              f"{r.diff:+.2f} [{r.diff_lo:+.2f}, {r.diff_hi:+.2f}] | {100 * r.p_gold:.1f}% | "
+              f"{100 * r.baseline_p_gold:.1f}% | {100 * r.gold_diff:+.1f} [{100 * r.gold_diff_lo:+.1f}, "
+              f"{100 * r.gold_diff_hi:+.1f}] | {r.speed:.1f}x | {'yes' if r.held else 'no'} |")
+    print(f"held on {int(t.held.sum())} of {len(t)} levels; held at 20x the baseline's speed or "
+          f"more on {int((t.held & (t.speed >= 20)).sum())}")
+    if args.csv:
+        t.to_csv(args.csv, index=False, float_format="%.6g")
+
+
+if __name__ == "__main__":
+    main()
