@@ -116,7 +116,7 @@ def _play(levels, player, games, seed, continuations, decisions, threads, progre
     import pandas as pd
 
     from numberup.calibrate import predictions
-    from numberup.learned import model_for
+    from numberup.modelfile import model_for
     from numberup.levels import get_level
 
     for level in levels:  # a missing model fails before any game is played

@@ -52,7 +52,7 @@ def train(levels, games, seed, tune, jobs, out, as_json, progress):
     from concurrent.futures import ThreadPoolExecutor
 
     from numberup import train as T
-    from numberup.learned import model_path, save_model
+    from numberup.modelfile import model_path, save_model
     from numberup.simulate import set_jobs
 
     jobs = set_jobs(jobs)

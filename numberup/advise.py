@@ -206,7 +206,7 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
         raise InputError(f"--continuations {continuations}: choose 1 to {MAX_CONTINUATIONS:,}")
     if estimate is not None and estimate < 1:
         raise InputError(f"--estimate {estimate}: estimate at least 1 action (or all)")
-    from .learned import model_for
+    from .modelfile import model_for
 
     model_for(lv, target)  # a missing model fails before any compile
     cont = Continuers(lv, target, jobs)

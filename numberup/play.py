@@ -99,7 +99,7 @@ def warm_up(levels, players, stream=None) -> None:
     from .simulate import play_batch
     from .jit import compile_notice
 
-    from .learned import model_for
+    from .modelfile import model_for
 
     for level in levels:  # a missing or damaged model fails here, before any compile
         for pl in players:

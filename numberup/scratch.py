@@ -110,9 +110,10 @@ def max_actions(level) -> int:
 
 def new_scratch(level, player=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)
-    by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.model_for`;
+    by ``player`` (its learned model, if it asks for one: :func:`numberup.modelfile.model_for`;
     its base player's own scratch, if it has one)."""
-    from .learned import MAX_FEATURES, empty_table, model_for
+    from .learned import MAX_FEATURES
+    from .modelfile import empty_table, model_for
 
     base = np.zeros(0, np.float64)
     if player is not None and player.kind.base is not None:

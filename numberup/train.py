@@ -49,14 +49,15 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                  feats, n_feats, bases, rows, shares):
     """Play games ``first .. first+n-1`` of ``master`` with the learned player (its parameters
     ``params``: the mean objective) reading and updating the weights ``W`` (``X.learned``; see
-    the module doc); ``done`` games of ``total`` were played before (for the step size); ``feats``/``n_feats``/``bases``: scratch, a move x line x
-    feature log and each logged line's base estimate.
-    Returns the sum of the squared errors of the logged lines (before their update) and
-    their count."""
+    the module doc); ``done`` games of ``total`` were played before (for the step size);
+    ``feats``/``n_feats``/``bases``/``rows``/``shares``: scratch, a move x line x feature log,
+    each logged line's base estimate, and on levels scored by the lowest line its cut table row
+    and random-completion shares P(>= t) (:func:`_fit_distributions`). Returns the sum of the
+    squared errors of the logged lines (before their update; of their P(>= t), summed over t,
+    on lowest-line levels) and their count."""
     n_lines = p[L.P_NLINES]
     size = p[L.P_SIZE]
     lowest = _lowest(p)
-    k = np.int64(params[1])  # the player's completions per line (players.learned: k)
     sq = 0.0
     count = 0
     for g in range(n):
@@ -71,7 +72,7 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                                          params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
+            _estimate_all(p, geo, S, X.line_eval, X.pool, TRAIN_K, n_pool)
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
                 bases[m, li] = X.line_eval[li, 0]
@@ -266,7 +267,8 @@ def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) ->
 
 def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> float:
     """Mean squared error of the line predictions (every unfinished line after every move)
-    against the lines' final contributions, in games ``first .. first+n-1`` of ``seed`` played
+    against the lines' final contributions (on levels scored by the lowest line, of their
+    P(>= t) against whether the line reached t, summed over t), in games ``first .. first+n-1`` of ``seed`` played
     by the learned player with ``weights`` (which stay as they are)."""
     from .play import max_moves
     from .scratch import new_scratch

@@ -17,6 +17,7 @@ from replay import replay  # noqa: E402
 
 from numberup import learned as LE  # noqa: E402
 from numberup import levels as L  # noqa: E402
+from numberup import modelfile as MF  # noqa: E402
 from numberup.cards import InputError  # noqa: E402
 from numberup.levels import get_level  # noqa: E402
 from numberup.train import evaluation_error, play_with, train_level  # noqa: E402
@@ -157,7 +158,7 @@ def test_the_player_plays_with_the_scaled_model():
     from numberup.scratch import new_scratch
 
     lv = get_level(17)
-    weights, facts = LE.load_model(17)
+    weights, facts = MF.load_model(17)
     assert 0.0 <= facts["scale"] <= 1.0
     for spec, scale in (("learned", facts["scale"]), ("learned:scale=0.25", 0.25),
                         ("learned:scale=0", 0.0), ("expectimax:eval=learned", facts["scale"])):
@@ -180,19 +181,19 @@ def test_training_is_deterministic_whatever_jobs(tmp_path, capsys):
 
 def _train_into(folder, jobs, capsys):
     """``numberup train --level 3,16`` with the package's models folder at ``folder``."""
-    old = LE.MODELS
-    LE.MODELS = folder
+    old = MF.MODELS
+    MF.MODELS = folder
     try:
         return _main(["train", "--level", "3,16", "-n", "40", "--seed", "3", "--jobs", str(jobs),
                       "--tune-games", str(TUNE), "--no-progress"], capsys)
     finally:
-        LE.MODELS = old
+        MF.MODELS = old
 
 
 def test_model_round_trips(tiny, tmp_path):
     weights = tiny[3]
-    LE.save_model(tmp_path / "m.npz", weights, 3, 5, TINY, 0.3)
-    back, facts = LE.read_model(tmp_path / "m.npz", 3)
+    MF.save_model(tmp_path / "m.npz", weights, 3, 5, TINY, 0.3)
+    back, facts = MF.read_model(tmp_path / "m.npz", 3)
     assert facts == {"level": 3, "version": LE.FEATURE_VERSION, "seed": 5, "games": TINY,
                      "scale": 0.3}
     assert np.array_equal(back, weights)  # training hands out float32 values, as files keep
@@ -201,46 +202,46 @@ def test_model_round_trips(tiny, tmp_path):
 
 def test_bad_model_files_fail_in_one_line(tiny, tmp_path):
     path = tmp_path / "m.npz"
-    LE.save_model(path, tiny[16], 16, 5, TINY, 0.5)
+    MF.save_model(path, tiny[16], 16, 5, TINY, 0.5)
     with pytest.raises(InputError, match="is for level 16, not level 3"):
-        LE.read_model(path, 3)
+        MF.read_model(path, 3)
     damaged = tmp_path / "damaged.npz"
     data = path.read_bytes()
     damaged.write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError, match="damaged"):
-        LE.read_model(damaged, 16)
+        MF.read_model(damaged, 16)
     with pytest.raises(InputError, match="does not exist"):
-        LE.read_model(tmp_path / "none.npz", 16)
+        MF.read_model(tmp_path / "none.npz", 16)
     with np.load(path) as z:
         arrays = dict(z)
     np.savez(tmp_path / "old.npz", **{**arrays, "version": np.int64(LE.FEATURE_VERSION + 1)})
     with pytest.raises(InputError, match="feature version"):
-        LE.read_model(tmp_path / "old.npz", 16)
+        MF.read_model(tmp_path / "old.npz", 16)
     np.savez(tmp_path / "short.npz", **{**arrays, "weights": arrays["weights"][:-1]})
     with pytest.raises(InputError, match="damaged"):
-        LE.read_model(tmp_path / "short.npz", 16)
+        MF.read_model(tmp_path / "short.npz", 16)
     bad = arrays["weights"].copy()
     bad[7] = np.nan
     np.savez(tmp_path / "nan.npz", **{**arrays, "weights": bad})
     with pytest.raises(InputError, match="damaged"):
-        LE.read_model(tmp_path / "nan.npz", 16)
+        MF.read_model(tmp_path / "nan.npz", 16)
     np.savez(tmp_path / "scale.npz", **{**arrays, "scale": np.float64(-0.5)})
     with pytest.raises(InputError, match="damaged"):
-        LE.read_model(tmp_path / "scale.npz", 16)
+        MF.read_model(tmp_path / "scale.npz", 16)
     del arrays["scale"]
     np.savez(tmp_path / "noscale.npz", **arrays)
     with pytest.raises(InputError, match="damaged"):
-        LE.read_model(tmp_path / "noscale.npz", 16)
+        MF.read_model(tmp_path / "noscale.npz", 16)
 
 
 @pytest.mark.parametrize("spec", ["learned", "expectimax:eval=learned"])
 def test_a_level_without_a_model_says_how_to_make_one(spec, monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(LE, "MODELS", tmp_path)
-    LE.clear_cache()
+    monkeypatch.setattr(MF, "MODELS", tmp_path)
+    MF.clear_cache()
     try:
         code, out, err = run_main(["simulate", "--level", "5", "-n", "2", "-p", spec], capsys)
     finally:
-        LE.clear_cache()
+        MF.clear_cache()
     assert_one_line_error(code, out, err, must_name=("level 5", "numberup train --level 5"))
 
 
@@ -251,7 +252,7 @@ def test_train_command_writes_a_model(tmp_path, capsys):
     assert code == 0, err
     facts = json.loads(out)
     assert facts[0]["level"] == 14 and facts[0]["out"] == str(path)
-    kept = LE.read_model(path, 14)[1]
+    kept = MF.read_model(path, 14)[1]
     assert kept["games"] == 8 and kept["scale"] == facts[0]["scale"]
     code, out, err = _main(["train", "--level", "3,4", "--out", str(path)], capsys)
     assert_one_line_error(code, out, err, must_name=("--out",))

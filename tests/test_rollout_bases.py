@@ -23,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
-from numberup import learned as LE  # noqa: E402
 from numberup import levels as L  # noqa: E402
+from numberup import modelfile as MF  # noqa: E402
 from numberup.engine import (  # noqa: E402
     _apply, _begin_turn, _candidates, _deal, _done, _may_discard,
 )
@@ -269,8 +269,8 @@ def test_base_player_from_the_registry():
 def test_base_learned_carries_the_model():
     lv = get_level(17)
     player = parse_player("rollout:base=learned")
-    table = LE.load_table(17)
-    assert np.array_equal(LE.model_for(lv, player), table)
+    table = MF.load_table(17)
+    assert np.array_equal(MF.model_for(lv, player), table)
     X = new_scratch(lv, player)
     assert np.array_equal(X.base.X.learned, table)
     assert new_scratch(lv, parse_player("rollout:base=expectimax")).base.X.learned.shape[0] == 0
@@ -296,13 +296,13 @@ def test_bad_base_specs(spec, names, capsys):
 
 
 def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(LE, "MODELS", tmp_path)
-    LE.clear_cache()
+    monkeypatch.setattr(MF, "MODELS", tmp_path)
+    MF.clear_cache()
     try:
         code, out, err = run_main(["compare", "--level", "6", "-n", "2", "-p", "greedy",
                                    "-p", "rollout:base=learned"], capsys)
     finally:
-        LE.clear_cache()
+        MF.clear_cache()
     assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))
 
 
