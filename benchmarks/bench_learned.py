@@ -62,9 +62,9 @@ def main() -> None:
         if args.train_games:
             from numberup.train import train_level
 
-            train_level(lv, 10, seed=7)  # compile
+            train_level(lv, 10, seed=7, tune=1)  # compile
             t0 = time.perf_counter()
-            train_level(lv, args.train_games, seed=7)
+            train_level(lv, args.train_games, seed=7, tune=1)  # the choice of scale: 11 games
             train = args.train_games / (time.perf_counter() - t0)
         print(f"| {lv} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[2]:,.0f} | "
               f"{rates[0] / rates[2]:.1f}x | {vs_rollout[0]:,.0f}x | {vs_rollout[1]:,.0f}x | "
