@@ -292,6 +292,46 @@ def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_
     return y
 
 
+@kernel
+def _predict_lines(p, geo, S, X, filled):
+    """``X.predicted[li]`` := every line's prediction as the grid stands (summed levels): the
+    lines a move does not touch keep it, so that :func:`_value_after_placing` predicts only
+    the lines through the cell (call it with the card taken from the cards to come and
+    ``filled`` counting it, as after the move)."""
+    for li in range(p[L.P_NLINES]):
+        X.predicted[li] = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left,
+                                           X.colours_left, X.masks_left, X.line_eval[li, 0],
+                                           X.features)
+
+
+@kernel
+def _value_after_placing(p, geo, S, X, filled, cell):
+    """:func:`_afterstate_value` of a summed level after a card went to ``cell``, with
+    ``X.predicted`` as :func:`_predict_lines` left it: the lines through ``cell`` are predicted
+    again (their former predictions kept in ``X.kept`` for :func:`_unplace`) and the sum is
+    taken in line order, as :func:`_afterstate_value` takes it, so the value is the same."""
+    for q in range(4):
+        li = geo.cell_lines[cell, q]
+        if li >= 0 and li < p[L.P_NLINES]:
+            X.kept[q] = X.predicted[li]
+            X.predicted[li] = _line_prediction(p, geo, S, X.learned, li, filled,
+                                               X.values_left, X.colours_left, X.masks_left,
+                                               X.line_eval[li, 0], X.features)
+    total = 0.0
+    for li in range(p[L.P_NLINES]):
+        total += X.predicted[li]
+    return total
+
+
+@kernel(inline="always")
+def _unplace(p, geo, X, cell):
+    """The predictions of the lines through ``cell`` as :func:`_predict_lines` left them."""
+    for q in range(4):
+        li = geo.cell_lines[cell, q]
+        if li >= 0 and li < p[L.P_NLINES]:
+            X.predicted[li] = X.kept[q]
+
+
 @kernel(inline="always")
 def _row(p, grid, lines, li, filled):
     """The cut table's row of line ``li``: phase x (cells + 1) + empty cells."""

@@ -57,6 +57,8 @@ class Scratch(NamedTuple):
     rows : int64 (14,)                on levels scored by the lowest line, each line's row of
                                       the learned cut table (-1: full)
     shift : float64 (14,)             ... and each open line's learned logit shift
+    kept : float64 (4,)               the learned predictions of the lines through the cell
+                                      a move tries, to put back after it
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
@@ -86,6 +88,7 @@ class Scratch(NamedTuple):
     predicted: np.ndarray
     rows: np.ndarray
     shift: np.ndarray
+    kept: np.ndarray
     endgame: Endgame
     base: object
 
@@ -142,6 +145,7 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(MAX_LINES, np.float64),
         np.zeros(MAX_LINES, np.int64),
         np.zeros(MAX_LINES, np.float64),
+        np.zeros(4, np.float64),
         new_endgame(level),
         base,
     )

@@ -18,7 +18,10 @@ import numpy as np
 from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
-from ..learned import MAX_SCALE, _afterstate_value, _p_at_least, _take, _tally
+from ..learned import (
+    MAX_SCALE, _afterstate_value, _p_at_least, _predict_lines, _take, _tally, _unplace,
+    _value_after_placing,
+)
 from ..rng import _next
 from ..search import (
     MAX_K, _better, _copy_value, _estimate_all, _estimate_line, _fill_pool, _objective,
@@ -87,9 +90,12 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     best = -1e300
     best_slot, best_cell = 0, cand[0]
     n_hand = S.ints[I_HAND]
+    summed = p[L.P_AGG] != L.AGG_MIN_X10  # a move changes the predictions of its lines only
     for slot in range(n_hand):
         card = S.hand[slot]
         _take(card, X.values_left, X.colours_left, X.masks_left, -1)
+        if summed and n_cand > 0:
+            _predict_lines(p, geo, S, X, filled + 1)
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             if cell >= 0:
@@ -99,9 +105,14 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                     li = geo.cell_lines[cell, q]
                     if li >= 0 and li < p[L.P_NLINES]:
                         _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
-                v = _afterstate_value(p, geo, S, X, filled + 1)
+                if summed:
+                    v = _value_after_placing(p, geo, S, X, filled + 1, cell)
+                else:
+                    v = _afterstate_value(p, geo, S, X, filled + 1)
                 if objective != 0:
                     _medals(p, X, v, child)
+                if summed:
+                    _unplace(p, geo, X, cell)
                 S.grid[cell] = -1
                 _restore_lines(p, geo, X, cell, ROOT)
             else:
