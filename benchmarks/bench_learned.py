@@ -4,10 +4,11 @@ speed.
 Input: games 0..N-1 of master seed 1 (play), games of seed 7 (training) on the levels given.
 Variants: the learned player (the package's models) with k = 64 (its default) and k = 16 (as
 in training), expectimax (depth 1, k = 64).
-Reference: expectimax (the ratio), and rollout:n=200's seconds per game in
-results/summary.csv (1,000 games, seed 2026) for the issue's 20x target.
+Reference: expectimax (the ratio), and rollout:n=200 for the issue's 20x target: timed here on
+games 0..R-1 of seed 1, one thread (--rollout-games R), or without it its seconds per game in
+results/summary.csv (1,000 games, seed 2026, measured with other runs on the machine).
 Run: python benchmarks/bench_learned.py [--levels 1,8,16,18,19,20] [--seconds S] [--repeat K]
-     [--train-games G]
+     [--train-games G] [--rollout-games R]
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="about this long per timing")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--train-games", type=int, default=2000, help="0: no training timing")
+    ap.add_argument("--rollout-games", type=int, default=0,
+                    help="time rollout:n=200 on this many games (0: read results/summary.csv)")
     args = ap.parse_args()
     rollout = rollout_seconds()
     print(f"# learned player: best of {args.repeat}, one thread ({machine()})")
@@ -57,7 +60,12 @@ def main() -> None:
             probe = best_time(lambda: play_batch(level, player, 1, 0, 4, 1), 1) / 4
             n = max(4, int(args.seconds / probe))
             rates.append(games_per_second(level, player, n, 1, args.repeat))
-        vs_rollout = [r * rollout.get(lv, float("nan")) for r in rates[:2]]
+        if args.rollout_games:
+            per_game = 1 / games_per_second(level, parse_player("rollout:n=200"),
+                                            args.rollout_games, 1, args.repeat)
+        else:
+            per_game = rollout.get(lv, float("nan"))
+        vs_rollout = [r * per_game for r in rates[:2]]
         train = float("nan")
         if args.train_games:
             from numberup.train import train_level
