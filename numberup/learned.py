@@ -292,46 +292,6 @@ def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_
     return y
 
 
-@kernel
-def _predict_lines(p, geo, S, X, filled):
-    """``X.predicted[li]`` := every line's prediction as the grid stands (summed levels): the
-    lines a move does not touch keep it, so that :func:`_value_after_placing` predicts only
-    the lines through the cell (call it with the card taken from the cards to come and
-    ``filled`` counting it, as after the move)."""
-    for li in range(p[L.P_NLINES]):
-        X.predicted[li] = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left,
-                                           X.colours_left, X.masks_left, X.line_eval[li, 0],
-                                           X.features)
-
-
-@kernel
-def _value_after_placing(p, geo, S, X, filled, cell):
-    """:func:`_afterstate_value` of a summed level after a card went to ``cell``, with
-    ``X.predicted`` as :func:`_predict_lines` left it: the lines through ``cell`` are predicted
-    again (their former predictions kept in ``X.kept`` for :func:`_unplace`) and the sum is
-    taken in line order, as :func:`_afterstate_value` takes it, so the value is the same."""
-    for q in range(4):
-        li = geo.cell_lines[cell, q]
-        if li >= 0 and li < p[L.P_NLINES]:
-            X.kept[q] = X.predicted[li]
-            X.predicted[li] = _line_prediction(p, geo, S, X.learned, li, filled,
-                                               X.values_left, X.colours_left, X.masks_left,
-                                               X.line_eval[li, 0], X.features)
-    total = 0.0
-    for li in range(p[L.P_NLINES]):
-        total += X.predicted[li]
-    return total
-
-
-@kernel(inline="always")
-def _unplace(p, geo, X, cell):
-    """The predictions of the lines through ``cell`` as :func:`_predict_lines` left them."""
-    for q in range(4):
-        li = geo.cell_lines[cell, q]
-        if li >= 0 and li < p[L.P_NLINES]:
-            X.predicted[li] = X.kept[q]
-
-
 @kernel(inline="always")
 def _row(p, grid, lines, li, filled):
     """The cut table's row of line ``li``: phase x (cells + 1) + empty cells."""
@@ -359,9 +319,10 @@ def _logit_share(q):
 
 
 @kernel(inline="always")
-def _p_at_least(p, X, li, t):
+def _p_at_least(p, X, li, t, cut0):
     """The learned P(line ``li``'s final value >= ``t``) (levels scored by the lowest line;
-    :func:`_afterstate_value` set ``X.rows``, ``X.shift`` and ``X.predicted``)."""
+    :func:`_afterstate_value` set ``X.rows``, ``X.shift`` and ``X.predicted``; ``cut0``: where
+    the cut table starts, ``_layout(p)[6]``)."""
     if X.rows[li] < 0:  # a full line: its value
         return 1.0 if X.predicted[li] >= t else 0.0
     if t <= DIST_LO:
@@ -371,8 +332,64 @@ def _p_at_least(p, X, li, t):
     q = X.line_eval[li, N_STATS + t - DIST_LO - 1]
     if q >= 1.0:  # every completion reached t
         return 1.0
-    cut = _layout(p)[6] + X.rows[li] * NT + t - DIST_LO - 1
+    cut = cut0 + X.rows[li] * NT + t - DIST_LO - 1
     return _sigmoid(_logit_share(q) + X.shift[li] + X.learned[cut])
+
+
+@kernel
+def _line_state(p, geo, S, X, li, filled, cut0):
+    """Line ``li``'s learned state on a level scored by its lowest line: ``X.rows[li]`` (-1:
+    full), ``X.shift[li]``, ``X.predicted[li]`` (its random-completion mean, or its value if
+    full) and ``X.at_least[li, i]`` := P(its final value >= DIST_LO + 1 + i) for every i."""
+    m = _line_features(p, geo.lines, S.grid, li, filled, X.values_left, X.colours_left,
+                       X.masks_left, X.line_eval[li, 0], X.features)
+    if m == 0:
+        X.rows[li] = -1
+        X.shift[li] = 0.0
+        X.predicted[li] = _line_contribution(p, S.grid, geo.lines, li, p[L.P_SIZE])
+    else:
+        X.rows[li] = _row(p, S.grid, geo.lines, li, filled)
+        shift = 0.0
+        for q in range(m):
+            shift += X.learned[X.features[q]]
+        X.shift[li] = shift
+        X.predicted[li] = X.line_eval[li, 0]
+    for i in range(NT):
+        X.at_least[li, i] = _p_at_least(p, X, li, DIST_LO + 1 + i, cut0)
+
+
+@kernel(inline="always")
+def _predict_line(p, geo, S, X, li, filled, cut0):
+    """Line ``li``'s prediction, into ``X.predicted[li]`` (on levels scored by the lowest line,
+    its whole state: :func:`_line_state`)."""
+    if _lowest(p):
+        _line_state(p, geo, S, X, li, filled, cut0)
+    else:
+        X.predicted[li] = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left,
+                                           X.colours_left, X.masks_left, X.line_eval[li, 0],
+                                           X.features)
+
+
+@kernel
+def _value_of_lines(p, X):
+    """V from the lines' predictions in ``X``: their sum; on levels scored by the lowest line
+    10 x E[lowest line] (the sum over t of the product of the lines' P(>= t), stopping once it
+    falls below ``TINY_P``) plus a thousandth of their sum."""
+    nl = p[L.P_NLINES]
+    total = 0.0
+    for li in range(nl):
+        total += X.predicted[li]
+    if not _lowest(p):
+        return total
+    low = float(DIST_LO)
+    for i in range(NT):
+        every = 1.0
+        for li in range(nl):
+            every *= X.at_least[li, i]
+        if every < TINY_P:
+            break
+        low += every
+    return 10.0 * low + 1e-3 * total
 
 
 @kernel
@@ -381,39 +398,56 @@ def _afterstate_value(p, geo, S, X, filled):
     ``X.colours_left``: the sum of the line predictions; on levels scored by the lowest line
     10 x the learned E[lowest line] plus a thousandth of the sum of the lines' random-completion
     means (module doc). ``X.line_eval[li]``: each line's random completions
-    (:func:`numberup.search._estimate_line`); ``X.predicted[li]`` := line ``li``'s prediction
-    (lowest-line levels: its random-completion mean, or its value if full), ``X.rows[li]``
-    := its cut table row (-1: full), ``X.shift[li]`` := its learned shift."""
-    nl = p[L.P_NLINES]
-    total = 0.0
-    if not _lowest(p):
-        for li in range(nl):
-            y = _line_prediction(p, geo, S, X.learned, li, filled, X.values_left,
-                                 X.colours_left, X.masks_left, X.line_eval[li, 0], X.features)
-            X.predicted[li] = y
-            total += y
-        return total
-    for li in range(nl):
-        m = _line_features(p, geo.lines, S.grid, li, filled, X.values_left, X.colours_left,
-                           X.masks_left, X.line_eval[li, 0], X.features)
-        if m == 0:
-            X.rows[li] = -1
-            X.shift[li] = 0.0
-            X.predicted[li] = _line_contribution(p, S.grid, geo.lines, li, p[L.P_SIZE])
-        else:
-            X.rows[li] = _row(p, S.grid, geo.lines, li, filled)
-            shift = 0.0
-            for q in range(m):
-                shift += X.learned[X.features[q]]
-            X.shift[li] = shift
-            X.predicted[li] = X.line_eval[li, 0]
-        total += X.predicted[li]
-    low = float(DIST_LO)
-    for t in range(DIST_LO + 1, DIST_HI + 1):
-        every = 1.0
-        for li in range(nl):
-            every *= _p_at_least(p, X, li, t)
-        if every < TINY_P:
-            break
-        low += every
-    return 10.0 * low + 1e-3 * total
+    (:func:`numberup.search._estimate_line`); every line's prediction is left in ``X``
+    (:func:`_predict_line`)."""
+    cut0 = _layout(p)[6]
+    for li in range(p[L.P_NLINES]):
+        _predict_line(p, geo, S, X, li, filled, cut0)
+    return _value_of_lines(p, X)
+
+
+@kernel
+def _predict_lines(p, geo, S, X, filled):
+    """Every line's prediction as the grid stands, into ``X`` (:func:`_predict_line`): the
+    lines a move does not touch keep it, so that :func:`_value_after_placing` predicts only
+    the lines through the cell (call it with the card taken from the cards to come and
+    ``filled`` counting it, as after the move)."""
+    cut0 = _layout(p)[6]
+    for li in range(p[L.P_NLINES]):
+        _predict_line(p, geo, S, X, li, filled, cut0)
+
+
+@kernel
+def _value_after_placing(p, geo, S, X, filled, cell):
+    """:func:`_afterstate_value` after a card went to ``cell``, with ``X`` as
+    :func:`_predict_lines` left it: the lines through ``cell`` are predicted again (what they
+    held kept in ``X.kept`` and ``X.kept_rows`` for :func:`_unplace`), and the value is taken
+    from the lines in line order, as :func:`_afterstate_value` takes it, so it is the same."""
+    cut0 = _layout(p)[6]
+    lowest = _lowest(p)
+    for q in range(4):
+        li = geo.cell_lines[cell, q]
+        if li >= 0 and li < p[L.P_NLINES]:
+            X.kept[q, 0] = X.predicted[li]
+            if lowest:
+                X.kept[q, 1] = X.shift[li]
+                X.kept_rows[q] = X.rows[li]
+                for i in range(NT):
+                    X.kept[q, 2 + i] = X.at_least[li, i]
+            _predict_line(p, geo, S, X, li, filled, cut0)
+    return _value_of_lines(p, X)
+
+
+@kernel(inline="always")
+def _unplace(p, geo, X, cell):
+    """The lines through ``cell`` as :func:`_predict_lines` left them."""
+    lowest = _lowest(p)
+    for q in range(4):
+        li = geo.cell_lines[cell, q]
+        if li >= 0 and li < p[L.P_NLINES]:
+            X.predicted[li] = X.kept[q, 0]
+            if lowest:
+                X.shift[li] = X.kept[q, 1]
+                X.rows[li] = X.kept_rows[q]
+                for i in range(NT):
+                    X.at_least[li, i] = X.kept[q, 2 + i]

@@ -57,8 +57,12 @@ class Scratch(NamedTuple):
     rows : int64 (14,)                on levels scored by the lowest line, each line's row of
                                       the learned cut table (-1: full)
     shift : float64 (14,)             ... and each open line's learned logit shift
-    kept : float64 (4,)               the learned predictions of the lines through the cell
-                                      a move tries, to put back after it
+    at_least : float64 (14, DIST_HI - DIST_LO)  on levels scored by the lowest line, each
+                                      line's learned P(final value >= DIST_LO + 1 + i)
+    kept : float64 (4, DIST_HI - DIST_LO + 2)  the learned state of the lines through the cell
+                                      a move tries (prediction, shift, P(>= t)...), to put back
+                                      after it
+    kept_rows : int64 (4,)            ... and their cut table rows
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
@@ -88,7 +92,9 @@ class Scratch(NamedTuple):
     predicted: np.ndarray
     rows: np.ndarray
     shift: np.ndarray
+    at_least: np.ndarray
     kept: np.ndarray
+    kept_rows: np.ndarray
     endgame: Endgame
     base: object
 
@@ -145,7 +151,9 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(MAX_LINES, np.float64),
         np.zeros(MAX_LINES, np.int64),
         np.zeros(MAX_LINES, np.float64),
-        np.zeros(4, np.float64),
+        np.zeros((MAX_LINES, DIST_HI - DIST_LO), np.float64),
+        np.zeros((4, DIST_HI - DIST_LO + 2), np.float64),
+        np.zeros(4, np.int64),
         new_endgame(level),
         base,
     )

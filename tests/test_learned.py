@@ -83,11 +83,11 @@ def test_feature_and_value_kernels_match_python(level):
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
-@pytest.mark.parametrize("level", [1, 8, 13, 14, 18, 19])
+@pytest.mark.parametrize("level", [1, 3, 8, 13, 14, 18, 19, 20])
 def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
     """The learned player predicts every line once per card (_predict_lines) and, per move,
     only the lines through its cell (_value_after_placing): the value is exactly
-    _afterstate_value's, and _unplace puts the other predictions back."""
+    _afterstate_value's, and _unplace puts the lines' former state back."""
     from numberup.grid import geometry
     from numberup.scratch import new_scratch
     from numberup.state import I_FILLED, I_UNSEEN, new_state
@@ -98,6 +98,7 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
     rng = random.Random(level)
     weights = np.array([rng.uniform(-5, 5) for _ in range(LE.model_size(level))])
     S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=weights)
+    state = ("predicted", "rows", "shift", "at_least")
     for _ in range(40):
         grid, filled, rest = _random_position(lv, rng)
         if filled == lv.cells or not rest:
@@ -108,22 +109,26 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
         S.unseen[: len(rest)] = rest
         LE._tally(S, X.values_left, X.colours_left, X.masks_left)
         X.line_eval[:, 0] = [rng.uniform(-15, 55) for _ in range(14)]
+        X.line_eval[:, 5:] = [_random_shares(rng) for _ in range(14)]
         card = rest[0]
         LE._take(card, X.values_left, X.colours_left, X.masks_left, -1)
         LE._predict_lines(p, geo, S, X, filled + 1)
-        before = X.predicted.copy()
+        before = {name: getattr(X, name).copy() for name in state}
         cell = rng.choice([c for c in range(lv.cells) if grid[c] < 0])
         S.grid[cell] = card
-        for q in range(4):  # the move's lines get new base estimates, as the player's do
+        for q in range(4):  # the move's lines get new random completions, as the player's do
             li = geo.cell_lines[cell, q]
             if 0 <= li < p[L.P_NLINES]:
                 X.line_eval[li, 0] = rng.uniform(-15, 55)
+                X.line_eval[li, 5:] = _random_shares(rng)
         got = LE._value_after_placing(p, geo, S, X, filled + 1, cell)
-        after = X.predicted.copy()
+        after = {name: getattr(X, name).copy() for name in state}
         assert got == LE._afterstate_value(p, geo, S, X, filled + 1)
-        X.predicted[:] = after  # as _value_after_placing left them
+        for name in state:  # as _value_after_placing left them
+            getattr(X, name)[:] = after[name]
         LE._unplace(p, geo, X, cell)
-        assert np.array_equal(X.predicted, before)
+        for name in state:
+            assert np.array_equal(getattr(X, name), before[name]), name
         S.grid[cell] = -1
         LE._take(card, X.values_left, X.colours_left, X.masks_left, 1)
 

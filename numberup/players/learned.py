@@ -19,7 +19,7 @@ from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
 from ..learned import (
-    MAX_SCALE, _afterstate_value, _p_at_least, _predict_lines, _take, _tally, _unplace,
+    MAX_SCALE, _afterstate_value, _layout, _p_at_least, _predict_lines, _take, _tally, _unplace,
     _value_after_placing,
 )
 from ..rng import _next
@@ -49,6 +49,7 @@ def _medals(p, X, value, out):
         var += X.line_eval[li, 1]
     out[0] = value
     out[4] = total
+    cut0 = _layout(p)[6]
     for q in range(3):
         target = p[L.P_BRONZE + q]
         if p[L.P_AGG] != L.AGG_MIN_X10:
@@ -58,7 +59,7 @@ def _medals(p, X, value, out):
         t = (target + 9) // 10
         prob = 1.0
         for li in range(nl):
-            prob *= _p_at_least(p, X, li, t)
+            prob *= _p_at_least(p, X, li, t, cut0)
         out[1 + q] = prob
 
 
@@ -90,11 +91,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     best = -1e300
     best_slot, best_cell = 0, cand[0]
     n_hand = S.ints[I_HAND]
-    summed = p[L.P_AGG] != L.AGG_MIN_X10  # a move changes the predictions of its lines only
     for slot in range(n_hand):
         card = S.hand[slot]
         _take(card, X.values_left, X.colours_left, X.masks_left, -1)
-        if summed and n_cand > 0:
+        if n_cand > 0:  # a move changes the predictions of its own lines only
             _predict_lines(p, geo, S, X, filled + 1)
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
@@ -105,14 +105,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                     li = geo.cell_lines[cell, q]
                     if li >= 0 and li < p[L.P_NLINES]:
                         _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
-                if summed:
-                    v = _value_after_placing(p, geo, S, X, filled + 1, cell)
-                else:
-                    v = _afterstate_value(p, geo, S, X, filled + 1)
+                v = _value_after_placing(p, geo, S, X, filled + 1, cell)
                 if objective != 0:
                     _medals(p, X, v, child)
-                if summed:
-                    _unplace(p, geo, X, cell)
+                _unplace(p, geo, X, cell)
                 S.grid[cell] = -1
                 _restore_lines(p, geo, X, cell, ROOT)
             else:
