@@ -399,10 +399,8 @@ def _afterstate_value(p, geo, S, X, filled):
     10 x the learned E[lowest line] plus a thousandth of the sum of the lines' random-completion
     means (module doc). ``X.line_eval[li]``: each line's random completions
     (:func:`numberup.search._estimate_line`); every line's prediction is left in ``X``
-    (:func:`_predict_line`)."""
-    cut0 = _layout(p)[6]
-    for li in range(p[L.P_NLINES]):
-        _predict_line(p, geo, S, X, li, filled, cut0)
+    (:func:`_predict_lines`)."""
+    _predict_lines(p, geo, S, X, filled)
     return _value_of_lines(p, X)
 
 

@@ -23,6 +23,7 @@ def empty_table() -> np.ndarray:
     """No model (players that do not read one carry this)."""
     return np.zeros(0, np.float64)
 
+
 def save_model(path, weights: np.ndarray, level: int, seed: int, games: int,
                scale: float) -> None:
     """Write a model: the weights (float32), the scale it plays with and what made them.
