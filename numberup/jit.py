@@ -53,7 +53,7 @@ def specialize(template, name: str, jit=kernel, **bindings):
 
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
-KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "learned",
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "exact", "learned",
                   "search", "scratch", "play", "train", "foresight", "bounds", "endgame",
                   "estimate")
 KERNEL_PACKAGES = ("players",)

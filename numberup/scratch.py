@@ -64,6 +64,7 @@ class Scratch(NamedTuple):
                                       after it
     kept_rows : int64 (4,)            ... and their cut table rows
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
+    exact : Exact                     the exact line estimates' tables (:mod:`numberup.exact`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
 
@@ -96,6 +97,7 @@ class Scratch(NamedTuple):
     kept: np.ndarray
     kept_rows: np.ndarray
     endgame: Endgame
+    exact: object
     base: object
 
 
@@ -121,6 +123,7 @@ def new_scratch(level, player=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.levels.Level`)
     by ``player`` (its learned model, if it asks for one: :func:`numberup.modelfile.model_for`;
     its base player's own scratch, if it has one)."""
+    from .exact import new_exact
     from .learned import MAX_FEATURES
     from .modelfile import empty_table, model_for
 
@@ -155,5 +158,6 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros((4, DIST_HI - DIST_LO + 2), np.float64),
         np.zeros(4, np.int64),
         new_endgame(level),
+        new_exact(level),
         base,
     )

@@ -33,6 +33,7 @@ I_TRACK = 7  # 1: keep every line's score up to date as cards go down (players t
 N_INTS = 8
 
 MAX_LINES = 14
+MAX_LINE_CELLS = 6  # cells of a line at most (6x6)
 MAX_HAND = 8
 N_IDS = 48
 

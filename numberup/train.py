@@ -32,7 +32,8 @@ from .learned import (
 from .levels import get_level
 from .players.learned import _learned_action
 from .scratch import DIST_LO, N_STATS
-from .search import _estimate_all, _fill_pool
+from .exact import _estimate_lines
+from .search import _fill_pool
 from .state import I_FILLED, new_state
 
 DEFAULT_SEED = 7
@@ -72,7 +73,7 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                                          params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_all(p, geo, S, X.line_eval, X.pool, TRAIN_K, n_pool)
+            _estimate_lines(p, geo, S, X, TRAIN_K, n_pool, True)
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
                 bases[m, li] = X.line_eval[li, 0]

@@ -23,9 +23,10 @@ from ..learned import (
     _value_after_placing,
 )
 from ..rng import _next
+from ..exact import _estimate_lines, _line_estimate
 from ..search import (
-    MAX_K, _better, _copy_value, _estimate_all, _estimate_line, _fill_pool, _objective,
-    _restore_lines, _save_lines, _upper_tail,
+    MAX_K, _better, _copy_value, _fill_pool, _objective, _restore_lines, _save_lines,
+    _upper_tail,
 )
 from ..state import I_FILLED, I_HAND
 from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
@@ -85,7 +86,8 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
-    _estimate_all(p, geo, S, X.line_eval, X.pool, k, n_pool)
+    exact = _EXACT_AT < 0 or prm[_EXACT_AT] > 0  # noqa: F821
+    _estimate_lines(p, geo, S, X, k, n_pool, exact)
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]
     best = -1e300
@@ -104,7 +106,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 for q in range(4):
                     li = geo.cell_lines[cell, q]
                     if li >= 0 and li < p[L.P_NLINES]:
-                        _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
+                        _line_estimate(p, geo, S, X, li, k, n_pool, exact)
                 v = _value_after_placing(p, geo, S, X, filled + 1, cell)
                 if objective != 0:
                     _medals(p, X, v, child)
@@ -128,8 +130,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best_slot, best_cell
 
 
-_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2)  # the places of this player's parameters
-_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME)  # in expectimax's
+# The places of this player's parameters, and of expectimax's (whose eval=learned estimates
+# lines exactly wherever the rule allows: no place for ``exact``)
+_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4)
+_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1)
 _learned_action = specialize(_learned_template, "_learned_action", _ENDGAME=_no_endgame, **_OWN)
 FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _ENDGAME=_no_endgame,
                             **_EXPECTIMAX)
@@ -171,6 +175,10 @@ PLAYER = PlayerType(
      "scale": Param(-1.0, "how much of the learned correction to play with: 0 none (the random "
                           "completions alone), 1 all of it; -1: the model's own scale, chosen "
                           "in training on decks it did not train on", minimum=-1.0,
-                    maximum=MAX_SCALE, integer=False)},
+                    maximum=MAX_SCALE, integer=False),
+     "exact": Param(1, "1: each line's base estimate is the exact expectation of its random "
+                       "completions where the level's rule allows it (levels 1, 3-10; k is "
+                       "then unused), 0: k random completions on every level", minimum=0,
+                    maximum=1)},
     looks_ahead=True, variant=_variant,
 )
