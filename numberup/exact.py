@@ -82,6 +82,8 @@ class Exact(NamedTuple):
     n_comp : int64 (n+1,)                ... and how many there are
     binom : float64 (MAX_POOL + 1, n+1)  C(a, b)
     counts : int64 (8,)                  the pool's cards by value (:func:`_exact_prepare`)
+    weights : float64 (n+1, C)           VALUES: the probability of each composition of ``e``
+                                         (:func:`_composition_weights`)
     sums : int64 (8,)                    COLOURS: the line's sum of each colour
     below : float64 (8, n+1, MAX_SUM + 2)  COLOURS: per colour, the subsets of the pool's cards
                                          of that colour by size and by sum < t
@@ -97,6 +99,7 @@ class Exact(NamedTuple):
     n_comp: np.ndarray
     binom: np.ndarray
     counts: np.ndarray
+    weights: np.ndarray
     sums: np.ndarray
     below: np.ndarray
     subsets: np.ndarray
@@ -120,7 +123,7 @@ def new_exact(level) -> Exact:
     n = level.size
     colours = 8 if _family(L.PARAMS[level.number]) == COLOURS else 0
     return Exact(values, comp_inc, comp_k, n_comp, binom, np.zeros(8, np.int64),
-                 np.zeros(8, np.int64),
+                 np.zeros(comp_inc.shape, np.float64), np.zeros(8, np.int64),
                  np.zeros((colours, n + 1, MAX_SUM + 2), np.float64),
                  np.zeros((colours, n + 1), np.float64), np.zeros((9, n + 1), np.float64),
                  np.zeros((4, n + 1), np.float64),
@@ -204,7 +207,8 @@ def _exact_prepare(p, E, pool, n_pool):
         E.counts[v] = 0
     for q in range(n_pool):
         E.counts[pool[q] // 8] += 1
-    if fam != COLOURS:
+    if fam == VALUES:
+        _composition_weights(p, E, n_pool)
         return
     for c in range(p[L.P_COLOURS]):
         for j in range(n + 1):
@@ -226,6 +230,24 @@ def _exact_prepare(p, E, pool, n_pool):
                 E.below[c, j, s] = acc
                 acc += here
             E.subsets[c, j] = acc
+
+
+@kernel
+def _composition_weights(p, E, n_pool):
+    """``E.weights[e, q]`` := the probability that ``e`` distinct cards drawn from the pool
+    (``E.counts`` by value, ``n_pool`` cards) have the value counts of composition ``q``:
+    ``prod_v C(counts_v, k_v) / C(n_pool, e)`` (0 where the pool has too few)."""
+    nv = p[L.P_VALUES]
+    for e in range(p[L.P_SIZE] + 1):
+        whole = E.binom[n_pool, e] if n_pool >= e else 0.0
+        for q in range(E.n_comp[e]):
+            w = 0.0
+            if whole > 0.0:
+                w = 1.0
+                for v in range(nv):
+                    w *= E.binom[E.counts[v], E.comp_k[e, q, v]]
+                w /= whole
+            E.weights[e, q] = w
 
 
 @kernel(inline="always")
@@ -282,8 +304,6 @@ def _exact_line(p, geo, S, E, line_eval, li, n_pool):
     n = p[L.P_SIZE]
     nv = p[L.P_VALUES]
     e = 0
-    h = 0
-    radix = 1
     for i in range(n):
         if S.grid[geo.lines[li, i]] < 0:
             e += 1
@@ -294,24 +314,86 @@ def _exact_line(p, geo, S, E, line_eval, li, n_pool):
         points, markers = _line_score(p, S.grid, geo.lines, li, n)
         prob[_line_value(points, markers) - DIST_LO] = 1.0
     elif _family(p) == VALUES:
-        for v in range(nv):
-            c = 0
-            for i in range(n):
-                card = S.grid[geo.lines[li, i]]
-                if card >= 0 and card // 8 == v:
-                    c += 1
-            h += c * radix
-            radix *= n + 1
-        whole = E.binom[n_pool, e]
+        h = _histogram(p, S.grid, geo.lines, li)
         for q in range(E.n_comp[e]):
-            w = 1.0
-            for v in range(nv):
-                w *= E.binom[E.counts[v], E.comp_k[e, q, v]]
+            w = E.weights[e, q]
             if w > 0.0:
-                prob[E.values[h + E.comp_inc[e, q]] - DIST_LO] += w / whole
+                prob[E.values[h + E.comp_inc[e, q]] - DIST_LO] += w
     else:
         _colour_prob(p, E, S.grid, geo.lines, li, n, e, n_pool)
     _finish(p, prob, line_eval, li)
+
+
+@kernel(inline="always")
+def _histogram(p, grid, lines, li):
+    """The index of line ``li``'s value histogram: ``sum_v count_v (n+1)**v``."""
+    n = p[L.P_SIZE]
+    h = 0
+    radix = 1
+    for v in range(p[L.P_VALUES]):
+        c = 0
+        for i in range(n):
+            card = grid[lines[li, i]]
+            if card >= 0 and card // 8 == v:
+                c += 1
+        h += c * radix
+        radix *= n + 1
+    return h
+
+
+@kernel
+def _exact_mean(p, geo, S, E, li, n_pool):
+    """The exact mean of line ``li``'s random completions on a value-count rule: the first
+    column of :func:`_exact_line`'s estimate, alone (the pool's compositions weighed by
+    :func:`_exact_prepare`, ``n_pool`` cards)."""
+    n = p[L.P_SIZE]
+    e = 0
+    for i in range(n):
+        if S.grid[geo.lines[li, i]] < 0:
+            e += 1
+    if e == 0 or n_pool < e:
+        points, markers = _line_score(p, S.grid, geo.lines, li, n)
+        return float(_line_value(points, markers))
+    h = _histogram(p, S.grid, geo.lines, li)
+    mean = 0.0
+    for q in range(E.n_comp[e]):
+        mean += E.weights[e, q] * E.values[h + E.comp_inc[e, q]]
+    return mean
+
+
+@kernel
+def _exact_line_plus(p, geo, S, E, li, n_pool, out):
+    """``out[v]`` := the exact mean of line ``li``'s random completions once one more card of
+    value ``v`` lies on one of its empty cells, for every value ``v`` (value-count rules; the
+    pool as :func:`_exact_prepare` counted it and weighed its compositions, ``n_pool`` cards;
+    the cell does not matter on these rules). The line has an empty cell."""
+    n = p[L.P_SIZE]
+    nv = p[L.P_VALUES]
+    e = -1  # the cells left empty after the card
+    for i in range(n):
+        if S.grid[geo.lines[li, i]] < 0:
+            e += 1
+    h = _histogram(p, S.grid, geo.lines, li)
+    for v in range(nv):
+        out[v] = 0.0
+    if n_pool < e:  # no completion: the line as it would lie, scored on the cards present
+        for i in range(n):
+            cell = geo.lines[li, i]
+            if S.grid[cell] < 0:
+                for v in range(nv):
+                    S.grid[cell] = v * 8
+                    points, markers = _line_score(p, S.grid, geo.lines, li, n)
+                    out[v] = _line_value(points, markers)
+                S.grid[cell] = -1
+                return
+    for q in range(E.n_comp[e]):
+        w = E.weights[e, q]
+        if w != 0.0:
+            base = h + E.comp_inc[e, q]
+            radix = 1
+            for v in range(nv):
+                out[v] += w * E.values[base + radix]
+                radix *= n + 1
 
 
 @kernel(inline="always")

@@ -55,7 +55,7 @@ def specialize(template, name: str, jit=kernel, **bindings):
 # the package of players.
 KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "exact", "learned",
                   "search", "scratch", "play", "train", "foresight", "bounds", "endgame",
-                  "estimate")
+                  "estimate", "lookahead")
 KERNEL_PACKAGES = ("players",)
 
 

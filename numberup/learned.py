@@ -66,6 +66,7 @@ from . import levels as L
 from .jit import kernel
 from .scoring import _line_score, _line_value
 from .scratch import DIST_HI, DIST_LO, N_STATS
+from .search import _upper_tail
 from .state import I_HAND, I_UNSEEN
 
 FEATURE_VERSION = 3  # 3: a model keeps its scale; lowest-line levels learn distributions
@@ -75,6 +76,9 @@ MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 
 TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
 TRAIN_K = 16  # random completions per line of the base estimate in training (numberup.search)
 BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
+# an exact base estimate often lies on a bin's edge (7.5), where the last bit of a sum decides:
+# the edge goes up whatever that bit
+BIN_SLACK = 1e-9
 NT = DIST_HI - DIST_LO  # thresholds t of a line's learned distribution (lowest-line levels)
 EPS = 1.0 / 256  # the random completions' share q_t is clipped to [EPS, 1 - EPS] for its logit
 TINY_P = 1e-12  # E[lowest line] stops summing P(every line >= t) below this
@@ -270,8 +274,7 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
                 x = x * b + sym
             out[m] = o5 + t * b ** TUPLE + x
             m += 1
-    x = min(max(np.int64(np.floor(base + 0.5)) - BASE_LO, 0), BASE_BINS - 1)
-    out[m] = o6 + (phase * (n + 1) + empty) * BASE_BINS + x
+    out[m] = _base_bin(p, o6, phase, empty, base)
     m += 1
     return m
 
@@ -290,6 +293,72 @@ def _line_prediction(p, geo, S, W, li, filled, values_left, colours_left, masks_
     for q in range(m):
         y += W[features[q]]
     return y
+
+
+@kernel(inline="always")
+def _base_bin(p, o6, phase, empty, base):
+    """The weight index of the base estimate's feature (:func:`_line_features`)."""
+    x = min(max(np.int64(np.floor(base + 0.5 + BIN_SLACK)) - BASE_LO, 0), BASE_BINS - 1)
+    return o6 + (phase * (p[L.P_SIZE] + 1) + empty) * BASE_BINS + x
+
+
+@kernel
+def _predictions_ahead(p, geo, S, W, li, filled, values_left, base, plus, counts, before,
+                       after):
+    """On the value-count rules (whose lines have the histogram, per-value and base features
+    only): for every value ``v`` with ``counts[v] > 0``, ``before[v]`` := line ``li``'s
+    prediction (:func:`_line_prediction`) once a card of value ``v`` has left the cards to
+    come (``values_left`` before it), its base estimate ``base``, and ``after[v]`` := the same
+    with that card on one of the line's empty cells, its base estimate ``plus[v]``; each
+    from the weights of the features that change, not all of them again. The line has an
+    empty cell."""
+    n = p[L.P_SIZE]
+    nv = p[L.P_VALUES]
+    o1, o2, o3, o4, o5, o6, total = _layout(p)
+    empty = 0
+    for i in range(n):
+        if S.grid[geo.lines[li, i]] < 0:
+            empty += 1
+    phase = min(filled * PHASES // (n * n), PHASES - 1)
+    radix = 1
+    h = 0
+    for v in range(nv):  # the histogram, and every value's count in the line
+        c = 0
+        for i in range(n):
+            card = S.grid[geo.lines[li, i]]
+            if card >= 0 and card // 8 == v:
+                c += 1
+        h += c * radix
+        radix *= n + 1
+    now = W[phase * radix + h] + W[_base_bin(p, o6, phase, empty, base)]
+    later = 0.0  # the per-value weights with one cell fewer empty, every value as it is
+    step = 1
+    for v in range(nv):
+        c = (h // step) % (n + 1)
+        left = min(values_left[v], LEFT_MAX)
+        now += W[o1 + ((v * (n + 1) + c) * (LEFT_MAX + 1) + left) * (n + 1) + empty]
+        later += W[o1 + ((v * (n + 1) + c) * (LEFT_MAX + 1) + left) * (n + 1) + empty - 1]
+        step *= n + 1
+    step = 1
+    for v in range(nv):
+        if counts[v] == 0:
+            step *= n + 1
+            continue
+        c = (h // step) % (n + 1)
+        left = min(values_left[v], LEFT_MAX)
+        fewer = min(values_left[v] - 1, LEFT_MAX)
+        row = o1 + (v * (n + 1) + c) * (LEFT_MAX + 1) * (n + 1)
+        before[v] = (base + now - W[row + left * (n + 1) + empty]
+                     + W[row + fewer * (n + 1) + empty])
+        if empty == 1:  # the card fills the line: its value
+            after[v] = plus[v]
+        else:
+            up = o1 + (v * (n + 1) + c + 1) * (LEFT_MAX + 1) * (n + 1)
+            after[v] = (plus[v] + W[phase * radix + h + step]
+                        + W[_base_bin(p, o6, phase, empty - 1, plus[v])]
+                        + later - W[row + left * (n + 1) + empty - 1]
+                        + W[up + fewer * (n + 1) + empty - 1])
+        step *= n + 1
 
 
 @kernel(inline="always")
@@ -449,3 +518,32 @@ def _unplace(p, geo, X, cell):
                 X.rows[li] = X.kept_rows[q]
                 for i in range(NT):
                     X.at_least[li, i] = X.kept[q, 2 + i]
+
+
+@kernel
+def _medals(p, X, value, out):
+    """``out`` := (mean, P(bronze), P(silver), P(gold), sum of the line predictions) of the
+    afterstate whose learned value is ``value`` (:func:`_afterstate_value` just ran).
+
+    Summed levels: a normal law of mean the summed predictions and variance the summed
+    variances of the random completions. Levels scored by the lowest line: the product over
+    the lines of the learned P(line value >= the medal's line target)."""
+    nl = p[L.P_NLINES]
+    total = var = 0.0
+    for li in range(nl):
+        total += X.predicted[li]
+        var += X.line_eval[li, 1]
+    out[0] = value
+    out[4] = total
+    cut0 = _layout(p)[6]
+    for q in range(3):
+        target = p[L.P_BRONZE + q]
+        if p[L.P_AGG] != L.AGG_MIN_X10:
+            half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
+            out[1 + q] = _upper_tail(total, var, target, half_step)
+            continue
+        t = (target + 9) // 10
+        prob = 1.0
+        for li in range(nl):
+            prob *= _p_at_least(p, X, li, t, cut0)
+        out[1 + q] = prob

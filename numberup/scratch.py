@@ -63,6 +63,18 @@ class Scratch(NamedTuple):
                                       a move tries (prediction, shift, P(>= t)...), to put back
                                       after it
     kept_rows : int64 (4,)            ... and their cut table rows
+    ahead : float64 (2, 14, 8)        the learned player's look at the next card
+                                      (:mod:`numberup.lookahead`): each line's prediction
+                                      before and after one more card of each value
+    ahead_cell : float64 (2, 4, 8)    ... and the same of the lines through the cell tried
+    kept_ahead : float64 (2, 4, 8)    ... and ``ahead``'s rows of those lines, to put back
+    ahead_keys : int64 (32,)          ... the value histograms of lines already looked at
+    ahead_memo : float64 (2, 32, 8)   ... and their predictions before and after the card
+    ahead_n : int64 (1,)              ... and how many there are
+    plus : float64 (8,)               ... a line's random-completion mean after one more card
+                                      of each value
+    ahead_sum : float64 (8,)          ... and every line's prediction summed, before a next
+                                      card of each value
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     exact : Exact                     the exact line estimates' tables (:mod:`numberup.exact`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
@@ -96,6 +108,14 @@ class Scratch(NamedTuple):
     at_least: np.ndarray
     kept: np.ndarray
     kept_rows: np.ndarray
+    ahead: np.ndarray
+    ahead_cell: np.ndarray
+    kept_ahead: np.ndarray
+    ahead_keys: np.ndarray
+    ahead_memo: np.ndarray
+    ahead_n: np.ndarray
+    plus: np.ndarray
+    ahead_sum: np.ndarray
     endgame: Endgame
     exact: object
     base: object
@@ -157,6 +177,14 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros((MAX_LINES, DIST_HI - DIST_LO), np.float64),
         np.zeros((4, DIST_HI - DIST_LO + 2), np.float64),
         np.zeros(4, np.int64),
+        np.zeros((2, MAX_LINES, 8), np.float64),
+        np.zeros((2, 4, 8), np.float64),
+        np.zeros((2, 4, 8), np.float64),
+        np.zeros(32, np.int64),
+        np.zeros((2, 32, 8), np.float64),
+        np.zeros(1, np.int64),
+        np.zeros(8, np.float64),
+        np.zeros(8, np.float64),
         new_endgame(level),
         new_exact(level),
         base,

@@ -77,7 +77,7 @@ def line_features(p, cells, filled, still_to_come, base):
         for t in range(n - LE.TUPLE + 1):
             out.append(off["seq"] + t * b ** LE.TUPLE
                        + sum(syms[t + i] * b ** i for i in range(LE.TUPLE)))
-    x = min(max(math.floor(base + 0.5) - LE.BASE_LO, 0), LE.BASE_BINS - 1)
+    x = min(max(math.floor(base + 0.5 + LE.BIN_SLACK) - LE.BASE_LO, 0), LE.BASE_BINS - 1)
     out.append(off["base"] + (phase * (n + 1) + empty) * LE.BASE_BINS + x)
     return out
 

@@ -19,11 +19,12 @@ from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
 from ..learned import (
-    MAX_SCALE, _afterstate_value, _layout, _p_at_least, _predict_lines, _take, _tally, _unplace,
+    MAX_SCALE, _afterstate_value, _medals, _predict_lines, _take, _tally, _unplace,
     _value_after_placing,
 )
-from ..rng import _next
+from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead
 from ..exact import _estimate_lines, _line_estimate
+from ..rng import _next
 from ..search import (
     MAX_K, _better, _copy_value, _fill_pool, _objective, _restore_lines, _save_lines,
     _upper_tail,
@@ -35,42 +36,16 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
 
 
-@kernel
-def _medals(p, X, value, out):
-    """``out`` := (mean, P(bronze), P(silver), P(gold), sum of the line predictions) of the
-    afterstate whose learned value is ``value`` (:func:`_afterstate_value` just ran).
-
-    Summed levels: a normal law of mean the summed predictions and variance the summed
-    variances of the random completions. Levels scored by the lowest line: the product over
-    the lines of the learned P(line value >= the medal's line target)."""
-    nl = p[L.P_NLINES]
-    total = var = 0.0
-    for li in range(nl):
-        total += X.predicted[li]
-        var += X.line_eval[li, 1]
-    out[0] = value
-    out[4] = total
-    cut0 = _layout(p)[6]
-    for q in range(3):
-        target = p[L.P_BRONZE + q]
-        if p[L.P_AGG] != L.AGG_MIN_X10:
-            half_step = 5.0 if p[L.P_AGG] == L.AGG_MARKERS_X10 else 0.5
-            out[1 + q] = _upper_tail(total, var, target, half_step)
-            continue
-        t = (target + 9) // 10
-        prob = 1.0
-        for li in range(nl):
-            prob *= _p_at_least(p, X, li, t, cut0)
-        out[1 + q] = prob
-
-
 def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
-    """The action of the best afterstate value; ``X.values[a, 0]`` := action ``a``'s value
-    (actions numbered as expectimax numbers them: ``slot * n_cand + j``, the discard last).
-    A template: ``_OBJECTIVE``, ``_K`` and ``_ENDGAME_AT`` are the places of the objective, of
-    ``k`` and of ``endgame`` in ``prm`` (this player's own parameters, or expectimax's, whose
-    ``eval=learned`` plays this kernel); ``_ENDGAME`` is the exact endgame's hook, or a
-    stand-in that compiles to nothing (:func:`_variant`).
+    """The action of the best afterstate value; ``X.values[a]`` := action ``a``'s value
+    (mean, P(bronze), P(silver), P(gold), sum of the line predictions; the probabilities 0
+    when playing for the mean; actions numbered as expectimax numbers them: ``slot * n_cand +
+    j``, the discard last). A template: ``_OBJECTIVE``, ``_K``, ``_ENDGAME_AT``, ``_EXACT_AT``
+    and ``_WIDTH_AT`` are the places of the objective, of ``k``, ``endgame``, ``exact`` and
+    ``width`` in ``prm`` (this player's own parameters, or expectimax's, whose
+    ``eval=learned`` plays this kernel; -1: none); ``_ENDGAME`` is the exact endgame's hook
+    and ``_LOOKAHEAD`` the look at the next card (:mod:`numberup.lookahead`), or stand-ins
+    that compile to nothing (:func:`_variant`).
 
     The base estimate of each line is expectimax's (:mod:`numberup.search`) with ``k``
     completions from the cards to come at the decision (common random numbers within it); the
@@ -118,7 +93,12 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 if objective != 0:
                     _medals(p, X, v, child)
             a = slot * n_cand + j if cell >= 0 else n_hand * n_cand
-            X.values[a, 0] = v
+            if objective != 0:
+                _copy_value(X.values[a], child)
+            else:
+                X.values[a, :5] = 0.0
+                X.values[a, 0] = v
+                X.values[a, 4] = v
             if objective == 0:
                 if v > best:
                     best = v
@@ -127,34 +107,50 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 _copy_value(best_value, child)
                 best_slot, best_cell = slot, cell
         _take(card, X.values_left, X.colours_left, X.masks_left, 1)
-    return best_slot, best_cell
+    return _LOOKAHEAD(p, geo, S, X, cand, n_cand, may_discard, prm, objective,  # noqa: F821
+                      best_slot, best_cell, np.int64(prm[_WIDTH_AT]), k, exact)  # noqa: F821
 
 
 # The places of this player's parameters, and of expectimax's (whose eval=learned estimates
-# lines exactly wherever the rule allows: no place for ``exact``)
-_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4)
-_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1)
-_learned_action = specialize(_learned_template, "_learned_action", _ENDGAME=_no_endgame, **_OWN)
-FOR_EXPECTIMAX = specialize(_learned_template, "_learned_for_expectimax", _ENDGAME=_no_endgame,
-                            **_EXPECTIMAX)
-_WITH_ENDGAME = {}  # compiled only when a spec asks for the exact endgame
+# lines exactly wherever the rule allows and looks no further than the move: no place for
+# ``exact`` or ``width``)
+_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _WIDTH_AT=6)
+_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1,
+                   _WIDTH_AT=X_K)
+_KERNELS = {}  # the variants compiled so far, by name
+
+
+def _kernel(endgame: bool, depth: int, for_expectimax: bool = False):
+    """The learned player's kernel with the exact endgame's hook or without, looking at the
+    next card (``depth`` 2) or not, for this player's parameters or for expectimax's
+    (``eval=learned``, depth 1): compiled when first asked for."""
+    name = ("_learned_for_expectimax" if for_expectimax else "_learned_action"
+            ) + ("_endgame" if endgame else "") + ("_depth2" if depth == 2 else "")
+    if name not in _KERNELS:
+        _KERNELS[name] = specialize(
+            _learned_template, name, _ENDGAME=_endgame_decide if endgame else _no_endgame,
+            _LOOKAHEAD=_lookahead if depth == 2 else _no_lookahead,
+            **(_EXPECTIMAX if for_expectimax else _OWN))
+    return _KERNELS[name]
+
+
+_learned_action = _kernel(False, 1)
+FOR_EXPECTIMAX = _kernel(False, 1, True)
 
 
 def with_endgame(for_expectimax: bool):
     """The kernel with the exact endgame's hook, for this player's parameters or for
     expectimax's (``eval=learned``)."""
-    name = "_learned_for_expectimax_endgame" if for_expectimax else "_learned_action_endgame"
-    if name not in _WITH_ENDGAME:
-        _WITH_ENDGAME[name] = specialize(_learned_template, name, _ENDGAME=_endgame_decide,
-                                         **(_EXPECTIMAX if for_expectimax else _OWN))
-    return _WITH_ENDGAME[name]
+    return _kernel(True, 1, for_expectimax)
 
 
 def _variant(params):
-    """The variant of the parameters: with the exact endgame or without."""
-    if params[_OWN["_ENDGAME_AT"]] > 0:
-        return "endgame", with_endgame(False)
-    return "plain", _learned_action
+    """The variant of the parameters: with the exact endgame or without, one move deep or
+    looking at the next card."""
+    endgame = params[_OWN["_ENDGAME_AT"]] > 0
+    depth = int(params[5])
+    name = ("endgame" if endgame else "plain") + ("_depth2" if depth == 2 else "")
+    return name, _kernel(endgame, depth)
 
 PLAYER = PlayerType(
     "learned",
@@ -179,6 +175,12 @@ PLAYER = PlayerType(
      "exact": Param(1, "1: each line's base estimate is the exact expectation of its random "
                        "completions where the level's rule allows it (levels 1, 3-10; k is "
                        "then unused), 0: k random completions on every level", minimum=0,
-                    maximum=1)},
+                    maximum=1),
+     "depth": Param(1, "1: judge each action by the learned value right after it; 2: judge "
+                       "the width best again by the expectation over the next card of the "
+                       "best value after it (not on levels with a hand)", minimum=1,
+                    maximum=2),
+     "width": Param(3, "at depth 2, how many of the best actions are judged again",
+                    minimum=1, maximum=MAX_WIDTH)},
     looks_ahead=True, variant=_variant,
 )
