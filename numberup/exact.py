@@ -43,12 +43,14 @@ from . import levels as L
 from .jit import kernel
 from .scoring import _line_score, _line_value, _target_markers
 from .scratch import DIST_HI, DIST_LO, N_STATS
+from .rng import _below, _mix, _shuffle
 from .search import _estimate_line
 from .state import MAX_LINE_CELLS
 
 NONE, VALUES, COLOURS = 0, 1, 2  # the families of rules (module doc)
 MAX_SUM = 6 * MAX_LINE_CELLS  # a colour's sum in a line at most (six values 1..6)
 MAX_POOL = 48  # cards in a pool at most
+_STRATA = np.uint64(0xD1B54A32D192ED03)  # spreads the numbers of the strata's streams
 
 
 @kernel(inline="always")
@@ -465,12 +467,137 @@ def _finish(p, prob, line_eval, li):
 @kernel(inline="always")
 def _line_estimate(p, geo, S, X, li, k, n_pool, exact):
     """Line ``li``'s estimate into ``X.line_eval[li]``: exact where ``exact`` and the level's
-    rule allow it (:func:`_exact_line`; :func:`_estimate_lines` prepared the pool), else ``k``
-    random completions (:func:`numberup.search._estimate_line`)."""
+    rule allow it (:func:`_exact_line`; :func:`_estimate_lines` prepared the pool), or where
+    ``exact`` and the line has one empty cell and no more cards can come than ``k`` (every
+    card of the pool on it: :func:`_last_cell`), else ``k`` random completions
+    (:func:`numberup.search._estimate_line`)."""
     if exact and _family(p) != NONE:
         _exact_line(p, geo, S, X.exact, X.line_eval, li, n_pool)
-    else:
+    elif not exact:
         _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
+    else:
+        e = _empty_cells(p, geo, S, li)
+        if e == 0 or n_pool < e:
+            _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)  # the line as it is
+        elif e == 1 and n_pool <= k:
+            _last_cell(p, geo, S, X, li, n_pool)
+        else:
+            _stratified_line(p, geo, S, X, li, k, n_pool)
+
+
+@kernel(inline="always")
+def _empty_cells(p, geo, S, li):
+    e = 0
+    for i in range(p[L.P_SIZE]):
+        if S.grid[geo.lines[li, i]] < 0:
+            e += 1
+    return e
+
+
+@kernel(inline="always")
+def _open_estimate(p, line_eval, li, acc):
+    """Start a line's estimate from completions: ``acc`` (its sums) and, on levels scored by
+    the lowest line, its value histogram in ``line_eval[li]`` at 0."""
+    for q in range(5):
+        acc[q] = 0.0
+    if p[L.P_AGG] == L.AGG_MIN_X10:
+        for q in range(N_STATS, N_STATS + DIST_HI - DIST_LO):
+            line_eval[li, q] = 0.0
+
+
+@kernel(inline="always")
+def _count_completion(p, line_eval, li, points, markers, acc):
+    """Add one completion of line ``li``, scored ``(points, markers)``, to its estimate."""
+    v = _line_value(points, markers)
+    c = 10.0 * max(markers, 0) if p[L.P_AGG] == L.AGG_MARKERS_X10 else float(v)
+    acc[0] += c
+    acc[1] += c * c
+    acc[2] += v >= (p[L.P_BRONZE] + 9) // 10
+    acc[3] += v >= (p[L.P_SILVER] + 9) // 10
+    acc[4] += v >= (p[L.P_GOLD] + 9) // 10
+    if p[L.P_AGG] == L.AGG_MIN_X10 and v > DIST_LO:
+        line_eval[li, N_STATS + min(v, DIST_HI) - DIST_LO - 1] += 1.0
+
+
+@kernel(inline="always")
+def _close_estimate(p, line_eval, li, acc, count):
+    """``line_eval[li]`` from the sums of ``count`` completions (the columns of
+    :func:`numberup.search._estimate_line`)."""
+    mean = acc[0] / count
+    line_eval[li, 0] = mean
+    line_eval[li, 1] = max(acc[1] / count - mean * mean, 0.0)
+    line_eval[li, 2] = acc[2] / count
+    line_eval[li, 3] = acc[3] / count
+    line_eval[li, 4] = acc[4] / count
+    if p[L.P_AGG] == L.AGG_MIN_X10:  # the histogram -> P(value >= t), from the top down
+        run = 0.0
+        for t in range(DIST_HI, DIST_LO, -1):
+            run += line_eval[li, N_STATS + t - DIST_LO - 1]
+            line_eval[li, N_STATS + t - DIST_LO - 1] = run / count
+
+
+@kernel
+def _last_cell(p, geo, S, X, li, n_pool):
+    """``X.line_eval[li]`` := the exact estimate of a line with one empty cell: every card of
+    the pool (``X.pool[:n_pool]``) on it in turn."""
+    n = p[L.P_SIZE]
+    cell = -1
+    for i in range(n):
+        if S.grid[geo.lines[li, i]] < 0:
+            cell = geo.lines[li, i]
+    _open_estimate(p, X.line_eval, li, X.acc)
+    for j in range(n_pool):
+        S.grid[cell] = X.pool[j]
+        points, markers = _line_score(p, S.grid, geo.lines, li, n)
+        _count_completion(p, X.line_eval, li, points, markers, X.acc)
+    S.grid[cell] = -1
+    _close_estimate(p, X.line_eval, li, X.acc, n_pool)
+
+
+@kernel
+def _stratified_line(p, geo, S, X, li, k, n_pool):
+    """``X.line_eval[li]`` := the estimate of line ``li`` from ``k`` random completions, drawn
+    *stratified*: in every block of ``n_pool`` completions each empty cell takes each card of
+    the pool once (the cells' orders of the pool are random permutations, each its own; a
+    card already on the line in that completion gives way to a random card not on it). Every
+    completion is still a uniform draw of distinct cards, but the blocks cover the pool
+    evenly cell by cell, so the estimate varies less than with independent completions. The
+    permutations come from this decision's random numbers (``S.rng[1]``), so a line's
+    completions are the same for every action of the decision."""
+    n = p[L.P_SIZE]
+    e = 0
+    for i in range(n):
+        if S.grid[geo.lines[li, i]] < 0:
+            X.strata_cells[e] = geo.lines[li, i]
+            e += 1
+    _open_estimate(p, X.line_eval, li, X.acc)
+    R = X.strata_rng
+    done = 0
+    block = 0
+    while done < k:
+        size = min(n_pool, k - done)
+        for i in range(e):
+            R[0] = _mix(S.rng[1] + np.uint64((li * 64 + block) * 8 + i + 1) * _STRATA)
+            for q in range(n_pool):
+                X.strata[i, q] = q
+            _shuffle(R, X.strata[i], n_pool)
+        for j in range(size):
+            used = np.uint64(0)
+            for i in range(e):
+                pick = X.strata[i, j]
+                bit = np.uint64(1) << np.uint64(pick)
+                while used & bit:
+                    pick = _below(R, n_pool)
+                    bit = np.uint64(1) << np.uint64(pick)
+                used |= bit
+                S.grid[X.strata_cells[i]] = X.pool[pick]
+            points, markers = _line_score(p, S.grid, geo.lines, li, n)
+            _count_completion(p, X.line_eval, li, points, markers, X.acc)
+        done += size
+        block += 1
+    for i in range(e):
+        S.grid[X.strata_cells[i]] = -1
+    _close_estimate(p, X.line_eval, li, X.acc, k)
 
 
 @kernel

@@ -38,8 +38,8 @@ MAX_WIDTH = 16  # actions looked past at most
 
 
 @kernel(inline="always")
-def _no_lookahead(p, geo, S, X, cand, n_cand, may_discard, prm, objective, best_slot,
-                  best_cell, width, k, exact):
+def _no_lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
+                  depth, width, k, exact):
     """The hook's stand-in for the learned player at depth 1: its own choice."""
     return best_slot, best_cell
 
@@ -115,15 +115,20 @@ def _child(p, X, v, out, objective):
 
 
 @kernel
-def _lookahead(p, geo, S, X, cand, n_cand, may_discard, prm, objective, best_slot, best_cell,
-               width, k, exact):
+def _lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
+               depth, width, k, exact):
     """Among the ``width`` actions of the best one-move values (``X.values[a]``, as the
     learned player left them), the one whose grid is worth most before the next card
     (:func:`_next_card_value`); ``X.values[a]`` := that value for the actions judged so.
-    Ties keep the one-move order."""
+    Ties keep the one-move order. ``depth`` 0 looks only where it is cheap (value-count
+    rules: :func:`_values_lookahead`), 2 everywhere; levels with a hand keep the one-move
+    choice."""
     if p[L.P_HAND] > 0 or width <= 1:
         return best_slot, best_cell
-    if _family(p) == VALUES and exact and objective == 0 and p[L.P_AGG] == L.AGG_SUM:
+    values = _family(p) == VALUES
+    if depth == 0 and not values:  # depth 0: look only where it is cheap
+        return best_slot, best_cell
+    if values and exact and objective == 0 and p[L.P_AGG] == L.AGG_SUM:
         return _values_lookahead(p, geo, S, X, cand, n_cand, width)
     return _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact)
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .endgame import Endgame, new_endgame
-from .state import MAX_LINES, N_IDS, State, new_state
+from .state import MAX_LINE_CELLS, MAX_LINES, N_IDS, State, new_state
 
 MAX_DEPTH = 2  # decisions in a search tree: the root, and one after the next card
 N_VALUE = 5  # a node value: mean, P(bronze), P(silver), P(gold), sum of the line means
@@ -75,6 +75,11 @@ class Scratch(NamedTuple):
                                       of each value
     ahead_sum : float64 (8,)          ... and every line's prediction summed, before a next
                                       card of each value
+    acc : float64 (5,)                a line estimate's running sums (:mod:`numberup.exact`)
+    strata : int64 (6, 48)            ... each empty cell's order of the pool, for stratified
+                                      completions
+    strata_cells : int64 (6,)         ... and the empty cells
+    strata_rng : uint64 (1,)          ... and their random stream
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     exact : Exact                     the exact line estimates' tables (:mod:`numberup.exact`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
@@ -116,6 +121,10 @@ class Scratch(NamedTuple):
     ahead_n: np.ndarray
     plus: np.ndarray
     ahead_sum: np.ndarray
+    acc: np.ndarray
+    strata: np.ndarray
+    strata_cells: np.ndarray
+    strata_rng: np.ndarray
     endgame: Endgame
     exact: object
     base: object
@@ -185,6 +194,10 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(1, np.int64),
         np.zeros(8, np.float64),
         np.zeros(8, np.float64),
+        np.zeros(5, np.float64),
+        np.zeros((MAX_LINE_CELLS, N_IDS), np.int64),
+        np.zeros(MAX_LINE_CELLS, np.int64),
+        np.zeros(1, np.uint64),
         new_endgame(level),
         new_exact(level),
         base,

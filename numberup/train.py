@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
 from . import levels as L
 from .engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard
 from .grid import geometry
-from .jit import kernel
+from .jit import kernel, specialize
 from .learned import (
     MAX_FEATURES, NT, TRAIN_K, _layout, _line_contribution, _line_features, _logit_share, _lowest,
     _row, _sigmoid, _tally, model_size,
 )
 from .levels import get_level
-from .players.learned import _learned_action
 from .scratch import DIST_LO, N_STATS
 from .exact import _estimate_lines
 from .search import _fill_pool
@@ -45,9 +45,8 @@ TUNE_GAMES = 300  # games per scale when training chooses the model's scale
 SCALES = tuple(i / 10 for i in range(11))  # the scales it tries
 
 
-@kernel(nogil=True)
-def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, rate,
-                 feats, n_feats, bases, rows, shares):
+def _train_template(p, geo, S, X, deck, W, params, master, first, n, total, done, rate,
+                    feats, n_feats, bases, rows, shares):
     """Play games ``first .. first+n-1`` of ``master`` with the learned player (its parameters
     ``params``: the mean objective) reading and updating the weights ``W`` (``X.learned``; see
     the module doc); ``done`` games of ``total`` were played before (for the step size);
@@ -55,7 +54,8 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
     each logged line's base estimate, and on levels scored by the lowest line its cut table row
     and random-completion shares P(>= t) (:func:`_fit_distributions`). Returns the sum of the
     squared errors of the logged lines (before their update; of their P(>= t), summed over t,
-    on lowest-line levels) and their count."""
+    on lowest-line levels) and their count. A template: ``_ACTION`` is the learned player's
+    kernel for ``params`` (:func:`_train_games`)."""
     n_lines = p[L.P_NLINES]
     size = p[L.P_SIZE]
     lowest = _lowest(p)
@@ -69,8 +69,8 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
             _begin_turn(p, geo, S, deck)
             cand = X.cand[0]
             n_cand = _candidates(geo, S, cand)
-            slot, cell = _learned_action(p, geo, S, X, cand, n_cand, _may_discard(p, geo, S),
-                                         params)
+            slot, cell = _ACTION(p, geo, S, X, cand, n_cand,  # noqa: F821
+                                 _may_discard(p, geo, S), params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
             _estimate_lines(p, geo, S, X, TRAIN_K, n_pool, True)
@@ -106,6 +106,18 @@ def _train_games(p, geo, S, X, deck, W, params, master, first, n, total, done, r
                 for q in range(nf):
                     W[feats[r, li, q]] += d
     return sq, count
+
+
+_TRAINERS = {}  # the training loop compiled per kernel of the learned player
+
+
+def _train_games(player):
+    """The training loop of :func:`_train_template` playing ``player``'s kernel."""
+    name = player.loop_name
+    if name not in _TRAINERS:
+        _TRAINERS[name] = specialize(_train_template, f"_train_games_{name}",
+                                     jit=partial(kernel, nogil=True), _ACTION=player.action)
+    return _TRAINERS[name]
 
 
 @kernel
@@ -144,13 +156,13 @@ def _fit_distributions(p, S, geo, W, m, step, feats, n_feats, rows, shares):
     return sq, count
 
 
-def _mean_player() -> np.ndarray:
-    """The parameters of the learned player that training plays: the mean objective, and
-    ``TRAIN_K`` completions a line (fewer than the player's default: training plays many
-    games)."""
+def _mean_player():
+    """The learned player that training plays: the mean objective, and ``TRAIN_K``
+    completions a line where they are drawn (fewer than the player's default: training plays
+    many games)."""
     from .players import parse_player
 
-    return parse_player(f"learned:k={TRAIN_K}").params
+    return parse_player(f"learned:k={TRAIN_K}")
 
 
 def cost(level: int) -> int:
@@ -188,7 +200,9 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     t0 = time.perf_counter()
     for start in range(0, games, chunk):
         n = min(chunk, games - start)
-        sq, cnt = _train_games(p, geo, S, X, deck, W, _mean_player(), np.uint64(seed % 2**64),
+        trainer = _mean_player()
+        sq, cnt = _train_games(trainer)(p, geo, S, X, deck, W, trainer.params,
+                                        np.uint64(seed % 2**64),
                                start, n, games,
                                start, rate, feats, n_feats, bases, rows, shares)
         errors.append((sq, cnt, n))
@@ -280,7 +294,8 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
     X = X._replace(learned=W)
     shape = (max_moves(lv), int(p[L.P_NLINES]))
-    sq, cnt = _train_games(p, geometry(lv.size), S, X, deck, W, _mean_player(),
+    trainer = _mean_player()
+    sq, cnt = _train_games(trainer)(p, geometry(lv.size), S, X, deck, W, trainer.params,
                            np.uint64(seed % 2**64), first, n, n, 0, 0.0,
                            np.zeros(shape + (MAX_FEATURES,), np.int64), np.zeros(shape, np.int64),
                            np.zeros(shape, np.float64), *_distribution_log(lv))

@@ -107,16 +107,17 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                 _copy_value(best_value, child)
                 best_slot, best_cell = slot, cell
         _take(card, X.values_left, X.colours_left, X.masks_left, 1)
-    return _LOOKAHEAD(p, geo, S, X, cand, n_cand, may_discard, prm, objective,  # noqa: F821
-                      best_slot, best_cell, np.int64(prm[_WIDTH_AT]), k, exact)  # noqa: F821
+    return _LOOKAHEAD(p, geo, S, X, cand, n_cand, may_discard, objective,  # noqa: F821
+                      best_slot, best_cell, np.int64(prm[_DEPTH_AT]),  # noqa: F821
+                      np.int64(prm[_WIDTH_AT]), k, exact)  # noqa: F821
 
 
 # The places of this player's parameters, and of expectimax's (whose eval=learned estimates
 # lines exactly wherever the rule allows and looks no further than the move: no place for
 # ``exact`` or ``width``)
-_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _WIDTH_AT=6)
+_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _DEPTH_AT=5, _WIDTH_AT=6)
 _EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1,
-                   _WIDTH_AT=X_K)
+                   _DEPTH_AT=X_K, _WIDTH_AT=X_K)  # (its kernels look no further: unread)
 _KERNELS = {}  # the variants compiled so far, by name
 
 
@@ -134,7 +135,7 @@ def _kernel(endgame: bool, depth: int, for_expectimax: bool = False):
     return _KERNELS[name]
 
 
-_learned_action = _kernel(False, 1)
+_learned_action = _kernel(False, 2)  # the default parameters' (depth 0: 2 where it is cheap)
 FOR_EXPECTIMAX = _kernel(False, 1, True)
 
 
@@ -148,9 +149,9 @@ def _variant(params):
     """The variant of the parameters: with the exact endgame or without, one move deep or
     looking at the next card."""
     endgame = params[_OWN["_ENDGAME_AT"]] > 0
-    depth = int(params[5])
-    name = ("endgame" if endgame else "plain") + ("_depth2" if depth == 2 else "")
-    return name, _kernel(endgame, depth)
+    depth = int(params[_OWN["_DEPTH_AT"]])
+    name = ("endgame" if endgame else "plain") + ("_depth2" if depth != 1 else "")
+    return name, _kernel(endgame, 1 if depth == 1 else 2)
 
 PLAYER = PlayerType(
     "learned",
@@ -172,14 +173,19 @@ PLAYER = PlayerType(
                           "completions alone), 1 all of it; -1: the model's own scale, chosen "
                           "in training on decks it did not train on", minimum=-1.0,
                     maximum=MAX_SCALE, integer=False),
-     "exact": Param(1, "1: each line's base estimate is the exact expectation of its random "
-                       "completions where the level's rule allows it (levels 1, 3-10; k is "
-                       "then unused), 0: k random completions on every level", minimum=0,
+     "exact": Param(1, "1: each line's base estimate as exact as is cheap: the exact "
+                       "expectation of its random completions where the level's rule allows "
+                       "it (levels 1, 3-10; k unused), every card of the pool on a line's "
+                       "last empty cell, else k completions drawn stratified (each cell takes "
+                       "each card once per block); 0: k independent completions, as "
+                       "expectimax draws them (the models are trained with 1)", minimum=0,
                     maximum=1),
-     "depth": Param(1, "1: judge each action by the learned value right after it; 2: judge "
+     "depth": Param(0, "1: judge each action by the learned value right after it; 2: judge "
                        "the width best again by the expectation over the next card of the "
-                       "best value after it (not on levels with a hand)", minimum=1,
-                    maximum=2),
+                       "best value after it (not on levels with a hand; on the value-count "
+                       "rules of levels 6-10 by the next card's value, about 2-3x the time of "
+                       "depth 1, elsewhere every next card on every cell, 10-40x); 0: 2 on "
+                       "levels 6-10, 1 elsewhere", minimum=0, maximum=2),
      "width": Param(3, "at depth 2, how many of the best actions are judged again",
                     minimum=1, maximum=MAX_WIDTH)},
     looks_ahead=True, variant=_variant,
