@@ -43,7 +43,7 @@ from . import levels as L
 from .jit import kernel
 from .scoring import _line_score, _line_value, _target_markers
 from .scratch import DIST_HI, DIST_LO, N_STATS
-from .rng import _below, _mix, _shuffle
+from .rng import _below, _mix
 from .search import _estimate_line
 from .state import MAX_LINE_CELLS
 
@@ -576,11 +576,13 @@ def _stratified_line(p, geo, S, X, li, k, n_pool):
     block = 0
     while done < k:
         size = min(n_pool, k - done)
-        for i in range(e):
+        for i in range(e):  # the first `size` places of a random permutation of the pool
             R[0] = _mix(S.rng[1] + np.uint64((li * 64 + block) * 8 + i + 1) * _STRATA)
             for q in range(n_pool):
                 X.strata[i, q] = q
-            _shuffle(R, X.strata[i], n_pool)
+            for q in range(size):
+                t = q + _below(R, n_pool - q)
+                X.strata[i, q], X.strata[i, t] = X.strata[i, t], X.strata[i, q]
         for j in range(size):
             used = np.uint64(0)
             for i in range(e):

@@ -14,7 +14,9 @@ from numberup.players import PLAYERS
 # every player, and the parameters that reach more of its code: depth 2 walks chance nodes and
 # inner decisions (a sample keeps it quick); rollouts of every base player (a searching base
 # with a scratch of its own inside the rollout's); the exact endgame (numberup/endgame.py)
-# behind both searchers' hooks, discards and hands of five included.
+# behind both searchers' hooks, discards and hands of five included; the learned player's
+# look at the next card, card by card (level 3, with discards) and by value (level 9, the
+# largest tables of numberup/exact.py), after "@" the levels a spec plays instead of LEVELS.
 SPECS = {
     "random": ["random"],
     "greedy": ["greedy"],
@@ -22,7 +24,8 @@ SPECS = {
                    "expectimax:k=8,endgame=3"],
     "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold,endgame=3",
                 "rollout:n=6,base=expectimax,bk=2", "rollout:n=4,base=learned,bk=2,objective=gold"],
-    "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold"],
+    "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold",
+                "learned:k=2,depth=2@3,9"],
 }
 LEVELS = (19, 20, 3)
 
@@ -31,8 +34,9 @@ import sys
 from numberup.levels import get_level
 from numberup.players import parse_player
 from numberup.simulate import play_batch
-for spec in sys.argv[1:]:
-    for level in {levels}:
+for arg in sys.argv[1:]:
+    spec, _, levels = arg.partition("@")
+    for level in map(int, levels.split(",")) if levels else {levels}:
         b = play_batch(get_level(level), parse_player(spec), 3, 0, 2, 1)
         print(level, spec, list(b.scores))
 """
@@ -49,4 +53,5 @@ def test_every_player_within_bounds(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
-    assert len(proc.stdout.splitlines()) == len(specs) * len(LEVELS), proc.stdout
+    runs = sum(len(s.partition("@")[2].split(",")) if "@" in s else len(LEVELS) for s in specs)
+    assert len(proc.stdout.splitlines()) == runs, proc.stdout

@@ -12,7 +12,7 @@ of its own (``X.base``, :class:`numberup.scratch.Base`), never the rollout's arr
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
-(:mod:`numberup.players.learned`).
+(:mod:`numberup.players.learned`), one move deep (``depth=1``).
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -173,7 +173,7 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec, from the registry):
     ``bk`` is its ``k``, ``bobjective`` its objective and ``bscale`` its scale, when it takes
-    them."""
+    them; a learned base looks no further than its move (``depth=1``)."""
     from . import PLAYERS, parse_player
 
     name = BASES[int(params[R_BASE])]
@@ -183,6 +183,8 @@ def base_player(params):
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
     if "scale" in takes and params[R_BSCALE] >= 0:
         extra.append(f"scale={params[R_BSCALE]:g}")
+    if "depth" in takes:  # a base decides at every card of every rollout: one move deep
+        extra.append("depth=1")
     return parse_player(name + (":" + ",".join(extra) if extra else ""))
 
 
