@@ -75,10 +75,11 @@ class Scratch(NamedTuple):
                                       of each value
     ahead_sum : float64 (8,)          ... and every line's prediction summed, before a next
                                       card of each value
-    acc : float64 (5,)                a line estimate's running sums (:mod:`numberup.exact`)
-    strata : int64 (6, 48)            ... each empty cell's order of the pool, for stratified
-                                      completions
+    strata : int64 (6, 48)            each empty cell's order of the pool, for stratified
+                                      completions (:mod:`numberup.exact`)
     strata_cells : int64 (6,)         ... and the empty cells
+    odometer : int64 (6,)             ... every completion of a line: each empty cell's place
+                                      in the pool
     strata_rng : uint64 (1,)          ... and their random stream
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.endgame`)
     exact : Exact                     the exact line estimates' tables (:mod:`numberup.exact`)
@@ -121,9 +122,9 @@ class Scratch(NamedTuple):
     ahead_n: np.ndarray
     plus: np.ndarray
     ahead_sum: np.ndarray
-    acc: np.ndarray
     strata: np.ndarray
     strata_cells: np.ndarray
+    odometer: np.ndarray
     strata_rng: np.ndarray
     endgame: Endgame
     exact: object
@@ -194,8 +195,8 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(1, np.int64),
         np.zeros(8, np.float64),
         np.zeros(8, np.float64),
-        np.zeros(5, np.float64),
         np.zeros((MAX_LINE_CELLS, N_IDS), np.int64),
+        np.zeros(MAX_LINE_CELLS, np.int64),
         np.zeros(MAX_LINE_CELLS, np.int64),
         np.zeros(1, np.uint64),
         new_endgame(level),
