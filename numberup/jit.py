@@ -53,9 +53,9 @@ def specialize(template, name: str, jit=kernel, **bindings):
 
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
-KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "exact", "learned",
-                  "search", "scratch", "play", "train", "foresight", "bounds", "endgame",
-                  "estimate", "lookahead")
+KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "exact",
+                  "completions", "learned", "search", "scratch", "play", "train", "foresight",
+                  "bounds", "endgame", "estimate", "lookahead")
 KERNEL_PACKAGES = ("players",)
 
 

@@ -3,9 +3,9 @@ entries (n-tuple style), learned from the game's own play (:mod:`numberup.train`
 
 A line's *base estimate* is the mean of its random completions with the cards still to come
 (as :mod:`numberup.search` defines them), worked out as exactly as is cheap
-(:func:`numberup.exact._line_estimate`): exact on the value-count and colour-sum rules (levels
-1, 3-10), every card of the pool on a line's last empty cell, else ``k`` completions drawn
-stratified. Feature version 4 is trained with those estimates (version 3 had ``TRAIN_K``
+(:func:`numberup.completions._line_estimate`): exact on the value-count and colour-sum rules (levels
+1, 3-10), every completion of a line that has at most ``2k`` of them, else ``k`` completions
+drawn stratified. Feature version 4 is trained with those estimates (version 3 had ``TRAIN_K``
 independent completions everywhere; the noise of 64 cost the player up to 3 points of mean).
 
 The value of a grid right after a move (its *afterstate*), with the cards still to come, is

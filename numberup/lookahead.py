@@ -21,9 +21,9 @@ import numpy as np
 
 from . import levels as L
 from .engine import _apply, _candidates, _done, _may_discard, _undo_apply
+from .completions import _estimate_lines, _line_estimate
 from .exact import (
-    VALUES, _composition_weights, _estimate_lines, _exact_line_plus, _exact_mean, _family,
-    _histogram, _line_estimate,
+    VALUES, _composition_weights, _exact_line_plus, _exact_mean, _family, _histogram,
 )
 from .jit import kernel
 from .learned import (

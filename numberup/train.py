@@ -32,7 +32,7 @@ from .learned import (
 )
 from .levels import get_level
 from .scratch import DIST_LO, N_STATS
-from .exact import _estimate_lines
+from .completions import _estimate_lines
 from .search import _fill_pool
 from .state import I_FILLED, new_state
 

@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import learned_reference as REF  # noqa: E402
 import reference as R  # noqa: E402
 
+from numberup import completions as CO  # noqa: E402
 from numberup import exact as EX  # noqa: E402
 from numberup import learned as LE  # noqa: E402
 from numberup import levels as L  # noqa: E402
@@ -162,7 +163,7 @@ def test_every_completion_is_every_completion(level):
         if -1 not in cells:
             continue
         n_pool = _load(S, X, grid, pool)
-        EX._every_completion(p, geo, S, X, li, n_pool)
+        CO._every_completion(p, geo, S, X, li, n_pool)
         assert (S.grid == grid).all()
         cols, dist = _expected_columns(level, cells, pool)
         assert np.allclose(X.line_eval[li, :N_STATS], cols, atol=1e-9)
@@ -188,7 +189,7 @@ def test_stratified_completions_are_unbiased_and_steadier(level):
         strata, plain = [], []
         for d in range(decisions):
             S.rng[1] = np.uint64(d * 7919 + 1)
-            EX._stratified_line(p, geo, S, X, li, k, n_pool)
+            CO._stratified_line(p, geo, S, X, li, k, n_pool)
             strata.append(X.line_eval[li, 0])
             _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)
             plain.append(X.line_eval[li, 0])

@@ -23,7 +23,7 @@ from ..learned import (
     _value_after_placing,
 )
 from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead
-from ..exact import _estimate_lines, _line_estimate
+from ..completions import _estimate_lines, _line_estimate
 from ..rng import _next
 from ..search import (
     MAX_K, _better, _copy_value, _fill_pool, _objective, _restore_lines, _save_lines,
@@ -175,8 +175,8 @@ PLAYER = PlayerType(
                     maximum=MAX_SCALE, integer=False),
      "exact": Param(1, "1: each line's base estimate as exact as is cheap: the exact "
                        "expectation of its random completions where the level's rule allows "
-                       "it (levels 1, 3-10; k unused), every card of the pool on a line's "
-                       "last empty cell, else k completions drawn stratified (each cell takes "
+                       "it (levels 1, 3-10; k unused), every completion of a line that has at "
+                       "most 2k of them, else k completions drawn stratified (each cell takes "
                        "each card once per block); 0: k independent completions, as "
                        "expectimax draws them (the models are trained with 1)", minimum=0,
                     maximum=1),
