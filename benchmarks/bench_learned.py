@@ -74,7 +74,7 @@ def main() -> None:
         learned, one_move, expectimax, roll = best
         print(f"| {lv} | {learned:,.0f} | {one_move:,.0f} | {expectimax:,.0f} | {roll:,.1f} | "
               f"{learned / roll:,.1f}x | {one_move / roll:,.1f}x | {learned / expectimax:.1f}x "
-              f"| {train:,.0f} |", flush=True)
+              f"| {'-' if train != train else f'{train:,.0f}'} |", flush=True)
 
 
 if __name__ == "__main__":
