@@ -78,6 +78,17 @@ def _empty_cells(p, geo, S, li):
 
 
 @kernel(inline="always")
+def _gather_empty(p, geo, S, cells, li):
+    """``cells[:e]`` := line ``li``'s empty cells, in order; returns ``e``."""
+    e = 0
+    for i in range(p[L.P_SIZE]):
+        if S.grid[geo.lines[li, i]] < 0:
+            cells[e] = geo.lines[li, i]
+            e += 1
+    return e
+
+
+@kernel(inline="always")
 def _open_estimate(p, line_eval, li):
     """Start a line's estimate from completions: on levels scored by the lowest line, its
     value histogram in ``line_eval[li]`` at 0; returns the line targets of bronze, silver and
@@ -125,11 +136,7 @@ def _every_completion(p, geo, S, X, li, n_pool):
     cards of the pool (``X.pool[:n_pool]``) on its empty cells, in turn (an odometer over the
     cells' places in the pool, the cards in use skipped)."""
     n = p[L.P_SIZE]
-    e = 0
-    for i in range(n):
-        if S.grid[geo.lines[li, i]] < 0:
-            X.strata_cells[e] = geo.lines[li, i]
-            e += 1
+    e = _gather_empty(p, geo, S, X.strata_cells, li)
     targets, sums = _open_estimate(p, X.line_eval, li)
     idx = X.odometer
     used = np.uint64(0)
@@ -172,11 +179,7 @@ def _stratified_line(p, geo, S, X, li, k, n_pool):
     permutations come from this decision's random numbers (``S.rng[1]``), so a line's
     completions are the same for every action of the decision."""
     n = p[L.P_SIZE]
-    e = 0
-    for i in range(n):
-        if S.grid[geo.lines[li, i]] < 0:
-            X.strata_cells[e] = geo.lines[li, i]
-            e += 1
+    e = _gather_empty(p, geo, S, X.strata_cells, li)
     targets, sums = _open_estimate(p, X.line_eval, li)
     R = X.strata_rng
     for i in range(e):  # any order of the pool: a random permutation of it is uniform too

@@ -38,6 +38,28 @@ MAX_WIDTH = 16  # actions looked past at most
 
 
 @kernel(inline="always")
+def _try_card(p, geo, S, X, cell, card, filled, k, n_pool, exact, depth):
+    """The learned value of the grid with ``card`` laid on ``cell`` (``filled`` cards before
+    it): the lines through the cell saved at decision depth ``depth``, estimated again and
+    predicted. The card stays on the grid until :func:`_take_back`."""
+    _save_lines(p, geo, X, cell, depth)
+    S.grid[cell] = card
+    for q in range(4):
+        li = geo.cell_lines[cell, q]
+        if li >= 0 and li < p[L.P_NLINES]:
+            _line_estimate(p, geo, S, X, li, k, n_pool, exact)
+    return _value_after_placing(p, geo, S, X, filled + 1, cell)
+
+
+@kernel(inline="always")
+def _take_back(p, geo, S, X, cell, depth):
+    """Undo :func:`_try_card`: the cell empty, its lines' estimates and predictions back."""
+    _unplace(p, geo, X, cell)
+    S.grid[cell] = -1
+    _restore_lines(p, geo, X, cell, depth)
+
+
+@kernel(inline="always")
 def _no_lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
                   depth, width, k, exact):
     """The hook's stand-in for the learned player at depth 1: its own choice."""
@@ -78,17 +100,9 @@ def _next_card_value(p, geo, S, X, k, exact, objective, out):
         for j in range(n_cand + (1 if may_discard else 0)):
             if j < n_cand:
                 cell = cand[j]
-                _save_lines(p, geo, X, cell, NEXT)
-                S.grid[cell] = card
-                for q in range(4):
-                    li = geo.cell_lines[cell, q]
-                    if li >= 0 and li < p[L.P_NLINES]:
-                        _line_estimate(p, geo, S, X, li, k, n_pool, exact)
-                v = _value_after_placing(p, geo, S, X, filled + 1, cell)
+                v = _try_card(p, geo, S, X, cell, card, filled, k, n_pool, exact, NEXT)
                 _child(p, X, v, child, objective)
-                _unplace(p, geo, X, cell)
-                S.grid[cell] = -1
-                _restore_lines(p, geo, X, cell, NEXT)
+                _take_back(p, geo, S, X, cell, NEXT)
             else:  # the discard: the grid as it is, the card gone
                 v = _afterstate_value(p, geo, S, X, filled)
                 _child(p, X, v, child, objective)

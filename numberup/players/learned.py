@@ -15,20 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import levels as L
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
-from ..learned import (
-    MAX_SCALE, _afterstate_value, _medals, _predict_lines, _take, _tally, _unplace,
-    _value_after_placing,
-)
-from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead
-from ..completions import _estimate_lines, _line_estimate
+from ..completions import _estimate_lines
+from ..learned import MAX_SCALE, _afterstate_value, _medals, _predict_lines, _take, _tally
+from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
 from ..rng import _next
-from ..search import (
-    MAX_K, _better, _copy_value, _fill_pool, _objective, _restore_lines, _save_lines,
-    _upper_tail,
-)
+from ..search import MAX_K, _better, _copy_value, _fill_pool, _objective
 from ..state import I_FILLED, I_HAND
 from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
@@ -76,18 +69,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
             cell = cand[j] if j < n_cand else -1
             if cell >= 0:
-                _save_lines(p, geo, X, cell, ROOT)
-                S.grid[cell] = card
-                for q in range(4):
-                    li = geo.cell_lines[cell, q]
-                    if li >= 0 and li < p[L.P_NLINES]:
-                        _line_estimate(p, geo, S, X, li, k, n_pool, exact)
-                v = _value_after_placing(p, geo, S, X, filled + 1, cell)
+                v = _try_card(p, geo, S, X, cell, card, filled, k, n_pool, exact, ROOT)
                 if objective != 0:
                     _medals(p, X, v, child)
-                _unplace(p, geo, X, cell)
-                S.grid[cell] = -1
-                _restore_lines(p, geo, X, cell, ROOT)
+                _take_back(p, geo, S, X, cell, ROOT)
             else:
                 v = _afterstate_value(p, geo, S, X, filled)
                 if objective != 0:
