@@ -154,8 +154,8 @@ WITH_ENDGAME = {  # compiled only when a spec asks for the exact endgame
 def _by_depth(params):
     """The variant of the parameters: a tree of ``depth`` cards (more than 2 is 2); with
     ``eval=learned``, the learned player's kernel (every action judged by the learned value of
-    its afterstate; ``depth``, ``sample`` and ``k`` unused; ``endgame``
-    as the learned player's)."""
+    its afterstate, one move deep as ``learned:depth=1``; ``depth``, ``sample`` and ``k``
+    unused; ``endgame`` as the learned player's)."""
     if int(params[X_EVAL]) == EVALS.index("learned"):
         from .learned import FOR_EXPECTIMAX, with_endgame
 

@@ -183,8 +183,8 @@ def base_player(params):
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
     if "scale" in takes and params[R_BSCALE] >= 0:
         extra.append(f"scale={params[R_BSCALE]:g}")
-    if "depth" in takes:  # a base decides at every card of every rollout: one move deep
-        extra.append("depth=1")
+    if "depth" in takes and takes["depth"].default != 1:  # a base decides at every card of
+        extra.append("depth=1")  # every rollout: one move deep (expectimax's default already)
     return parse_player(name + (":" + ",".join(extra) if extra else ""))
 
 
