@@ -4,6 +4,8 @@ kernels to be checked against."""
 
 import math
 
+import numpy as np
+
 from numberup import learned as LE
 from numberup import levels as L
 from numberup.scorecard import score_line
@@ -173,3 +175,18 @@ def medals(p, predicted, line_eval, value, rows=None, shift=None, weights=None):
                                weights, t)
         out[1 + q] = prob
     return out
+
+
+def random_grid(lv, rng, deck=None, min_pool=0):
+    """A grid with random distinct cards of level ``lv`` in random cells, how many, and the
+    cards still to come (some of the rest, at least ``min_pool``). ``deck``: the level's cards,
+    shuffled in place (default: a new list of them)."""
+    if deck is None:
+        deck = [(v - 1) * 8 + c for v in range(1, lv.values + 1) for c in range(lv.colours)]
+    rng.shuffle(deck)
+    filled = rng.randrange(lv.cells)
+    grid = np.full(lv.cells, -1, np.int8)
+    for cell, card in zip(rng.sample(range(lv.cells), filled), deck):
+        grid[cell] = card
+    rest = deck[filled:]
+    return grid, filled, rest[: rng.randrange(min_pool, len(rest) + 1)]

@@ -86,13 +86,7 @@ def _random_lines(level, rng, want, max_empty=None):
     deck = [(v - 1) * 8 + c for v in range(1, lv.values + 1) for c in range(lv.colours)]
     out = []
     while len(out) < want:
-        rng.shuffle(deck)
-        filled = rng.randrange(lv.cells)
-        grid = np.full(lv.cells, -1, np.int8)
-        for cell, card in zip(rng.sample(range(lv.cells), filled), deck):
-            grid[cell] = card
-        pool = deck[filled:]
-        pool = pool[: rng.randrange(1, len(pool) + 1)]
+        grid, _, pool = REF.random_grid(lv, rng, deck, min_pool=1)
         li = rng.randrange(int(L.PARAMS[level][L.P_NLINES]))
         e = sum(grid[c] < 0 for c in geo.lines[li][:lv.size])
         if max_empty is not None and e > max_empty:

@@ -33,19 +33,6 @@ def tiny():
     return {level: train_level(level, TINY, seed=5, tune=TUNE)[0] for level in (16, 3)}
 
 
-def _random_position(lv, rng):
-    """A grid with random distinct cards of the level in random cells, and the cards still
-    to come (some of the rest)."""
-    deck = [(v - 1) * 8 + c for v in range(1, lv.values + 1) for c in range(lv.colours)]
-    rng.shuffle(deck)
-    filled = rng.randrange(lv.cells)
-    grid = np.full(lv.cells, -1, np.int8)
-    for cell, card in zip(rng.sample(range(lv.cells), filled), deck):
-        grid[cell] = card
-    rest = deck[filled:]
-    return grid, filled, rest[: rng.randrange(len(rest) + 1)]
-
-
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
 def test_feature_and_value_kernels_match_python(level):
     from numberup.grid import geometry
@@ -61,7 +48,7 @@ def test_feature_and_value_kernels_match_python(level):
     X = X._replace(learned=weights)
     out = np.zeros(LE.MAX_FEATURES, np.int64)
     for _ in range(60):
-        grid, filled, rest = _random_position(lv, rng)
+        grid, filled, rest = REF.random_grid(lv, rng)
         S.grid[:] = grid
         S.ints[I_FILLED] = filled
         S.ints[I_UNSEEN] = len(rest)
@@ -100,7 +87,7 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
     S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=weights)
     state = ("predicted", "rows", "shift", "at_least")
     for _ in range(40):
-        grid, filled, rest = _random_position(lv, rng)
+        grid, filled, rest = REF.random_grid(lv, rng)
         if filled == lv.cells or not rest:
             continue
         S.grid[:] = grid
