@@ -54,7 +54,7 @@ def specialize(template, name: str, jit=kernel, **bindings):
 # The modules whose code ends up in compiled kernels (levels: the constants they read), and
 # the package of players.
 KERNEL_MODULES = ("jit", "levels", "rng", "scoring", "state", "tally", "engine", "exact",
-                  "completions", "learned", "search", "scratch", "play", "train", "foresight",
+                  "completions", "features", "learned", "search", "scratch", "play", "train", "foresight",
                   "bounds", "endgame", "estimate", "lookahead")
 KERNEL_PACKAGES = ("players",)
 

@@ -25,10 +25,11 @@ from .completions import _estimate_lines, _line_estimate
 from .exact import (
     VALUES, _composition_weights, _exact_line_plus, _exact_mean, _family, _histogram,
 )
+from .features import _take, _tally
 from .jit import kernel
 from .learned import (
-    _afterstate_value, _line_prediction, _medals, _predict_lines, _predictions_ahead, _take,
-    _tally, _unplace, _value_after_placing,
+    _afterstate_value, _line_prediction, _medals, _predict_lines, _predictions_ahead, _unplace,
+    _value_after_placing,
 )
 from .search import _better, _copy_value, _fill_pool, _restore_lines, _save_lines
 from .state import I_FILLED, I_HAND, I_UNSEEN

@@ -154,7 +154,7 @@ def new_scratch(level, player=None) -> Scratch:
     by ``player`` (its learned model, if it asks for one: :func:`numberup.modelfile.model_for`;
     its base player's own scratch, if it has one)."""
     from .exact import new_exact
-    from .learned import MAX_FEATURES
+    from .features import MAX_FEATURES
     from .modelfile import empty_table, model_for
 
     base = np.zeros(0, np.float64)

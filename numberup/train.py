@@ -25,10 +25,10 @@ import numpy as np
 from . import levels as L
 from .engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard
 from .grid import geometry
+from .features import MAX_FEATURES, _layout, _line_features, _tally
 from .jit import kernel, specialize
 from .learned import (
-    MAX_FEATURES, NT, TRAIN_K, _layout, _line_contribution, _line_features, _logit_share, _lowest,
-    _row, _sigmoid, _tally, model_size,
+    NT, TRAIN_K, _line_contribution, _logit_share, _lowest, _row, _sigmoid, model_size,
 )
 from .levels import get_level
 from .scratch import DIST_LO, N_STATS

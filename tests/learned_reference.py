@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from numberup import features as F
 from numberup import learned as LE
 from numberup import levels as L
 from numberup.scorecard import score_line
@@ -14,19 +15,19 @@ from numberup.scratch import DIST_HI, DIST_LO, N_STATS
 
 def layout(p):
     n, nv, rule = int(p[L.P_SIZE]), int(p[L.P_VALUES]), int(p[L.P_RULE])
-    colours = rule in LE._COLOUR_RULES
+    colours = rule in F._COLOUR_RULES
     streets = rule in (L.RULE_STREET_ANY, L.RULE_STREET_RUN)
     seq = rule in (L.RULE_STREET_RUN, L.RULE_COLOUR_RUN_SUM, L.RULE_RUN_X_RUN)
     smax = n * nv + 1
     sizes = {
-        "hist": LE.PHASES * (n + 1) ** nv,
-        "value": nv * (n + 1) * (LE.LEFT_MAX + 1) * (n + 1),
+        "hist": F.PHASES * (n + 1) ** nv,
+        "value": nv * (n + 1) * (F.LEFT_MAX + 1) * (n + 1),
         "top": smax * (n + 1) * smax * (n + 1) if colours else 0,
-        "left": 2 * smax * (LE.LEFT_MAX + 1) * (n + 1) if colours else 0,
+        "left": 2 * smax * (F.LEFT_MAX + 1) * (n + 1) if colours else 0,
         "streets": 4 ** nv * (n + 1) if streets else 0,
-        "seq": (n - LE.TUPLE + 1) * (2 * nv + 1) ** LE.TUPLE if seq else 0,
-        "base": LE.PHASES * (n + 1) * LE.BASE_BINS,
-        "cut": LE.PHASES * (n + 1) * LE.NT if p[L.P_AGG] == L.AGG_MIN_X10 else 0,
+        "seq": (n - F.TUPLE + 1) * (2 * nv + 1) ** F.TUPLE if seq else 0,
+        "base": F.PHASES * (n + 1) * F.BASE_BINS,
+        "cut": F.PHASES * (n + 1) * LE.NT if p[L.P_AGG] == L.AGG_MIN_X10 else 0,
     }
     off, at = {}, 0
     for name, size in sizes.items():
@@ -45,12 +46,12 @@ def line_features(p, cells, filled, still_to_come, base):
     if empty == 0:
         return []
     cards = [c for c in cells if c >= 0]
-    phase = min(filled * LE.PHASES // (n * n), LE.PHASES - 1)
+    phase = min(filled * F.PHASES // (n * n), F.PHASES - 1)
     counts = [sum(c // 8 == v for c in cards) for v in range(nv)]
     out = [phase * (n + 1) ** nv + sum(counts[v] * (n + 1) ** v for v in range(nv))]
     for v in range(nv):
-        left = min(sum(c // 8 == v for c in still_to_come), LE.LEFT_MAX)
-        out.append(off["value"] + ((v * (n + 1) + counts[v]) * (LE.LEFT_MAX + 1) + left) * (n + 1) + empty)
+        left = min(sum(c // 8 == v for c in still_to_come), F.LEFT_MAX)
+        out.append(off["value"] + ((v * (n + 1) + counts[v]) * (F.LEFT_MAX + 1) + left) * (n + 1) + empty)
     if colours:
         smax = n * nv + 1
         by = sorted(((sum(c // 8 + 1 for c in cards if c % 8 == col),
@@ -59,9 +60,9 @@ def line_features(p, cells, filled, still_to_come, base):
         (s1, c1, t1), (s2, c2, t2) = by[0], by[1]
         out.append(off["top"] + ((s1 * (n + 1) + c1) * smax + s2) * (n + 1) + empty)
         for k, (s, t) in enumerate(((s1, t1), (s2, t2))):
-            left = 0 if t is None else min(sum(c % 8 == -t for c in still_to_come), LE.LEFT_MAX)
-            out.append(off["left"] + k * smax * (LE.LEFT_MAX + 1) * (n + 1)
-                       + (s * (LE.LEFT_MAX + 1) + left) * (n + 1) + empty)
+            left = 0 if t is None else min(sum(c % 8 == -t for c in still_to_come), F.LEFT_MAX)
+            out.append(off["left"] + k * smax * (F.LEFT_MAX + 1) * (n + 1)
+                       + (s * (F.LEFT_MAX + 1) + left) * (n + 1) + empty)
     if streets:
         for col in range(nc):
             here = sum(1 << (c // 8) for c in cards if c % 8 == col)
@@ -76,11 +77,11 @@ def line_features(p, cells, filled, still_to_come, base):
             if c >= 0 and i > 0 and cells[i - 1] >= 0 and cells[i - 1] % 8 == c % 8:
                 s += nv
             syms.append(s)
-        for t in range(n - LE.TUPLE + 1):
-            out.append(off["seq"] + t * b ** LE.TUPLE
-                       + sum(syms[t + i] * b ** i for i in range(LE.TUPLE)))
-    x = min(max(math.floor(base + 0.5 + LE.BIN_SLACK) - LE.BASE_LO, 0), LE.BASE_BINS - 1)
-    out.append(off["base"] + (phase * (n + 1) + empty) * LE.BASE_BINS + x)
+        for t in range(n - F.TUPLE + 1):
+            out.append(off["seq"] + t * b ** F.TUPLE
+                       + sum(syms[t + i] * b ** i for i in range(F.TUPLE)))
+    x = min(max(math.floor(base + 0.5 + F.BIN_SLACK) - F.BASE_LO, 0), F.BASE_BINS - 1)
+    out.append(off["base"] + (phase * (n + 1) + empty) * F.BASE_BINS + x)
     return out
 
 
@@ -133,7 +134,7 @@ def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weight
             lines_now.append((v, None, 0.0))
             total += v
         else:
-            phase = min(filled * LE.PHASES // (n * n), LE.PHASES - 1)
+            phase = min(filled * F.PHASES // (n * n), F.PHASES - 1)
             row = phase * (n + 1) + sum(c < 0 for c in cells)
             lines_now.append((None, row, sum(weights[i] for i in idx)))
             total += bases[li]

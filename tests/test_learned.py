@@ -15,6 +15,7 @@ import learned_reference as REF  # noqa: E402
 from cli_checks import assert_one_line_error, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
+from numberup import features as F  # noqa: E402
 from numberup import learned as LE  # noqa: E402
 from numberup import levels as L  # noqa: E402
 from numberup import modelfile as MF  # noqa: E402
@@ -46,20 +47,20 @@ def test_feature_and_value_kernels_match_python(level):
     weights = np.array([rng.uniform(-5, 5) for _ in range(LE.model_size(level))])
     S, X = new_state(lv.cells), new_scratch(lv)
     X = X._replace(learned=weights)
-    out = np.zeros(LE.MAX_FEATURES, np.int64)
+    out = np.zeros(F.MAX_FEATURES, np.int64)
     for _ in range(60):
         grid, filled, rest = REF.random_grid(lv, rng)
         S.grid[:] = grid
         S.ints[I_FILLED] = filled
         S.ints[I_UNSEEN] = len(rest)
         S.unseen[: len(rest)] = rest
-        LE._tally(S, X.values_left, X.colours_left, X.masks_left)
+        F._tally(S, X.values_left, X.colours_left, X.masks_left)
         bases = [rng.uniform(-15, 55) for _ in range(14)]
         X.line_eval[:, 0] = bases
         shares = [_random_shares(rng) for _ in range(14)]
         X.line_eval[:, 5:] = shares
         for li in range(int(p[L.P_NLINES])):
-            m = LE._line_features(p, geo.lines, S.grid, li, filled, X.values_left,
+            m = F._line_features(p, geo.lines, S.grid, li, filled, X.values_left,
                                   X.colours_left, X.masks_left, bases[li], out)
             want = REF.line_features(p, [int(grid[c]) for c in geo.lines[li][: lv.size]],
                                      filled, rest, bases[li])
@@ -94,11 +95,11 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
         S.ints[I_FILLED] = filled
         S.ints[I_UNSEEN] = len(rest)
         S.unseen[: len(rest)] = rest
-        LE._tally(S, X.values_left, X.colours_left, X.masks_left)
+        F._tally(S, X.values_left, X.colours_left, X.masks_left)
         X.line_eval[:, 0] = [rng.uniform(-15, 55) for _ in range(14)]
         X.line_eval[:, 5:] = [_random_shares(rng) for _ in range(14)]
         card = rest[0]
-        LE._take(card, X.values_left, X.colours_left, X.masks_left, -1)
+        F._take(card, X.values_left, X.colours_left, X.masks_left, -1)
         LE._predict_lines(p, geo, S, X, filled + 1)
         before = {name: getattr(X, name).copy() for name in state}
         cell = rng.choice([c for c in range(lv.cells) if grid[c] < 0])
@@ -117,7 +118,7 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
         for name in state:
             assert np.array_equal(getattr(X, name), before[name]), name
         S.grid[cell] = -1
-        LE._take(card, X.values_left, X.colours_left, X.masks_left, 1)
+        F._take(card, X.values_left, X.colours_left, X.masks_left, 1)
 
 
 def _random_shares(rng):
@@ -144,7 +145,7 @@ def test_medal_kernel_matches_python(level):
     out = np.zeros(5)
     for _ in range(100):
         X.predicted[:] = [rng.uniform(-12, 45) for _ in range(14)]
-        X.rows[:] = [rng.choice([-1, rng.randrange(LE.PHASES * (lv.size + 1))]) for _ in range(14)]
+        X.rows[:] = [rng.choice([-1, rng.randrange(F.PHASES * (lv.size + 1))]) for _ in range(14)]
         X.shift[:] = [rng.uniform(-3, 3) for _ in range(14)]
         for li in range(14):
             X.line_eval[li, :2] = rng.uniform(-12, 45), rng.choice([0.0, rng.uniform(0, 40)])

@@ -18,7 +18,8 @@ import numpy as np
 from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import kernel, specialize
 from ..completions import _estimate_lines
-from ..learned import MAX_SCALE, _afterstate_value, _medals, _predict_lines, _take, _tally
+from ..features import _take, _tally
+from ..learned import MAX_SCALE, _afterstate_value, _medals, _predict_lines
 from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
 from ..rng import _next
 from ..search import MAX_K, _better, _copy_value, _fill_pool, _objective
