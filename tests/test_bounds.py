@@ -1,13 +1,17 @@
 """No kernel reads or writes outside its arrays: every player plays a few games of the levels
 with the most actions per decision (a hand of five on 6x6: levels 19 and 20) and of a 5x5
-level with discards (3), compiled with numba's bounds checks in a process of its own (its own
-cache: code compiled without the checks must not be loaded)."""
+level with discards (3), compiled with numba's bounds checks in processes of their own (their
+own caches: code compiled without the checks must not be loaded). Compiling every player so
+is a third of the suite's work, so it is split over a few processes (:data:`PROCESSES`), which
+pytest-xdist's workers run side by side with the other tests."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+
+import pytest
 
 from numberup.players import PLAYERS
 
@@ -28,6 +32,14 @@ SPECS = {
                 "learned:k=2,depth=2@3,9"],
 }
 LEVELS = (19, 20, 3)
+# the processes, of two to five minutes' compiling each on the 2-core machine: the rollout with
+# the learned base compiles the learned kernel inside the rollout's, the longest compile of all
+PROCESSES = {
+    "random-greedy-expectimax": SPECS["random"] + SPECS["greedy"] + SPECS["expectimax"],
+    "rollout": SPECS["rollout"][:3],
+    "rollout-learned-base": SPECS["rollout"][3:],
+    "learned": SPECS["learned"],
+}
 
 GAMES = """
 import sys
@@ -44,11 +56,15 @@ for arg in sys.argv[1:]:
 
 def test_specs_cover_every_player():
     assert set(SPECS) == set(PLAYERS), "a player is missing from the bounds-checked runs"
+    every = [s for group in SPECS.values() for s in group]
+    run = [s for specs in PROCESSES.values() for s in specs]
+    assert sorted(run) == sorted(every), "a spec runs in no process, or in two"
 
 
-def test_every_player_within_bounds(tmp_path):
+@pytest.mark.parametrize("process", list(PROCESSES))
+def test_every_player_within_bounds(process, tmp_path):
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path))
-    specs = [s for group in SPECS.values() for s in group]
+    specs = PROCESSES[process]
     proc = subprocess.run([sys.executable, "-c", GAMES.format(levels=LEVELS), *specs], env=env,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
