@@ -2,8 +2,8 @@
 with the most actions per decision (a hand of five on 6x6: levels 19 and 20) and of a 5x5
 level with discards (3), compiled with numba's bounds checks in processes of their own (their
 own caches: code compiled without the checks must not be loaded). Compiling every player so
-is a third of the suite's work, so it is split over a few processes (:data:`PROCESSES`), which
-pytest-xdist's workers run side by side with the other tests."""
+is two fifths of the suite's work, so it is split over a few processes (:data:`PROCESSES`),
+which pytest-xdist's workers run side by side with the other tests."""
 
 from __future__ import annotations
 
