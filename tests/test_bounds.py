@@ -36,8 +36,8 @@ LEVELS = (19, 20, 3)
 # the learned base compiles the learned kernel inside the rollout's, the longest compile of all
 PROCESSES = {
     "random-greedy-expectimax": SPECS["random"] + SPECS["greedy"] + SPECS["expectimax"],
-    "rollout": SPECS["rollout"][:3],
-    "rollout-learned-base": SPECS["rollout"][3:],
+    "rollout": [s for s in SPECS["rollout"] if "base=learned" not in s],
+    "rollout-learned-base": [s for s in SPECS["rollout"] if "base=learned" in s],
     "learned": SPECS["learned"],
 }
 
