@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import levels as L
+from .exact import _histogram
 from .jit import kernel
 from .state import I_HAND, I_UNSEEN
 
@@ -132,15 +133,10 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
     phase = min(filled * PHASES // (n * n), PHASES - 1)
     m = 0
     # histogram of values, by phase
-    h = 0
+    h = _histogram(p, grid, lines, li)
     radix = 1
     for v in range(nv):
-        c = 0
-        for i in range(n):
-            card = grid[lines[li, i]]
-            if card >= 0 and card // 8 == v:
-                c += 1
-        h += c * radix
+        c = (h // radix) % (n + 1)
         radix *= n + 1
         # per value: its count, how many are still to come, empty cells
         left = min(values_left[v], LEFT_MAX)

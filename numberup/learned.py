@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 
 from . import levels as L
+from .exact import _histogram
 from .features import LEFT_MAX, PHASES, _base_bin, _layout, _line_features
 from .jit import kernel
 from .scoring import _line_score, _line_value
@@ -131,16 +132,8 @@ def _predictions_ahead(p, geo, S, W, li, filled, values_left, base, plus, counts
         if S.grid[geo.lines[li, i]] < 0:
             empty += 1
     phase = min(filled * PHASES // (n * n), PHASES - 1)
-    radix = 1
-    h = 0
-    for v in range(nv):  # the histogram, and every value's count in the line
-        c = 0
-        for i in range(n):
-            card = S.grid[geo.lines[li, i]]
-            if card >= 0 and card // 8 == v:
-                c += 1
-        h += c * radix
-        radix *= n + 1
+    h = _histogram(p, S.grid, geo.lines, li)  # every value's count in the line, as digits
+    radix = (n + 1) ** nv
     now = W[phase * radix + h] + W[_base_bin(p, o6, phase, empty, base)]
     later = 0.0  # the per-value weights with one cell fewer empty, every value as it is
     step = 1
