@@ -73,8 +73,17 @@ def sources_digest() -> str:
 SOURCES_DIGEST = sources_digest()
 
 
+def cache_dirname() -> str:
+    """The name of the directory the kernels are cached in: ``numba-<sources digest>``, and
+    ``-boundscheck`` after it for code compiled with numba's bounds checks
+    (``NUMBA_BOUNDSCHECK=1``, as the tests run): numba's index key does not say which, so
+    otherwise one would be loaded for the other."""
+    return f"numba-{SOURCES_DIGEST}" + ("-boundscheck" if config.BOUNDSCHECK else "")
+
+
 class SourcesDigestLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """numba cache locator for this package's kernels: ``<base>/numba-<sources digest>``.
+    """numba cache locator for this package's kernels: ``<base>/numba-<sources digest>``
+    (``...-boundscheck`` for code compiled with numba's bounds checks).
 
     ``<base>`` is ``$NUMBA_CACHE_DIR/<numba's subpath for the file>`` when that variable is set,
     else the package's ``__pycache__``, else (a read-only install) numba's per-user cache
@@ -84,7 +93,7 @@ class SourcesDigestLocator(caching._SourceFileBackedLocatorMixin, caching._Cache
     def __init__(self, py_func, py_file, base):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(base, f"numba-{SOURCES_DIGEST}")
+        self._cache_path = os.path.join(base, cache_dirname())
 
     def get_cache_path(self):
         return self._cache_path

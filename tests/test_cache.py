@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from numberup.jit import SOURCES_DIGEST
+from numberup.jit import cache_dirname
 
 # A tiny run: the random player compiles the least of any player.
 ARGS = ["simulate", "--level", "1", "--policy", "random", "--games", "30", "--seed", "5",
@@ -40,7 +40,7 @@ def test_processes_start_together_on_a_cold_cache(tmp_path):
     assert any(err for _, err in outs), "no process said that it compiled"
     texts = [log.read_text() for log in logs[:4]]
     assert len(texts[0].splitlines()) == 30 and len(set(texts)) == 1
-    assert list((tmp_path / "cache").rglob(f"numba-{SOURCES_DIGEST}")), \
+    assert list((tmp_path / "cache").rglob(cache_dirname())), \
         "the kernels were not cached in the directory of the sources' digest"
     # a later process loads what they wrote, plays the same games, and says nothing
     p = _start(env, logs[4])
