@@ -204,8 +204,9 @@ def plot():
 @_run_options
 @click.option("--style", type=click.Choice(["hist", "ecdf"]), default="hist", show_default=True,
               help="hist: share of games per bin; ecdf: P(result <= x).")
-@click.option("--bin-width", type=click.IntRange(1), default=None,
-              help="Histogram bin width in points [default: at most 60 bins].")
+@click.option("--bin-width", type=click.IntRange(1, 10_000), default=None,
+              help="Histogram bin width in points, 1-10000 (no level's results span more) "
+                   "[default: at most 60 bins].")
 @_plot_options
 def dist(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, dask, style,
          bin_width, output, fmt, title, as_json):
