@@ -35,10 +35,6 @@ BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 
 # the edge goes up whatever that bit
 BIN_SLACK = 1e-9
 
-_COLOUR_RULES = (L.RULE_COLOUR_SUM, L.RULE_COLOUR_RUN_SUM, L.RULE_COLOUR_SECOND,
-                 L.RULE_COUNT_X_COUNT, L.RULE_RUN_X_RUN, L.RULE_SUM_X_COUNT,
-                 L.RULE_TRIPLET_COLOUR_SUM)
-
 
 @kernel(inline="always")
 def _reads_colours(rule):

@@ -15,7 +15,9 @@ from numberup.scratch import DIST_HI, DIST_LO, N_STATS
 
 def layout(p):
     n, nv, rule = int(p[L.P_SIZE]), int(p[L.P_VALUES]), int(p[L.P_RULE])
-    colours = rule in F._COLOUR_RULES
+    colours = rule in (L.RULE_COLOUR_SUM, L.RULE_COLOUR_RUN_SUM, L.RULE_COLOUR_SECOND,
+                       L.RULE_COUNT_X_COUNT, L.RULE_RUN_X_RUN, L.RULE_SUM_X_COUNT,
+                       L.RULE_TRIPLET_COLOUR_SUM)
     streets = rule in (L.RULE_STREET_ANY, L.RULE_STREET_RUN)
     seq = rule in (L.RULE_STREET_RUN, L.RULE_COLOUR_RUN_SUM, L.RULE_RUN_X_RUN)
     smax = n * nv + 1
