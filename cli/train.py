@@ -25,6 +25,9 @@ MAX_TRAIN_GAMES = 10**8
 @click.option("--tune-games", "tune", type=click.IntRange(1, MAX_TRAIN_GAMES), default=None,
               help="Games per scale when the model's scale is chosen, on the decks after the "
                    "training games [default: 300].")
+@click.option("--distil-games", "distil", type=click.IntRange(0, MAX_TRAIN_GAMES), default=None,
+              help="Games of distillation from the look at the next card after the training "
+                   "[default: 8,000 on level 2, 0 elsewhere; 0: none].")
 @jobs_option("Levels trained at once (each on one thread); the models do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="Model file (one level only) [default: the package's "
@@ -32,7 +35,7 @@ MAX_TRAIN_GAMES = 10**8
 @click.option("--json", "as_json", is_flag=True, help="Print what was trained as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def train(levels, games, seed, tune, jobs, out, as_json, progress):
+def train(levels, games, seed, tune, distil, jobs, out, as_json, progress):
     """Learn the value of afterstates by self-play, for the learned player.
 
     The learned player plays seeded games with its weights as they stand; after each game
@@ -41,8 +44,10 @@ def train(levels, games, seed, tune, jobs, out, as_json, progress):
     levels scored by the lowest line, the chance that the line reaches each value). Then the
     player plays the next --tune-games decks of the seed with the learned correction scaled by 0,
     0.1, ..., 1, and the model keeps the scale with the best mean (the whole correction
-    overshoots). The same seed gives the same model bytes whatever --jobs (it trains several
-    levels at once).
+    overshoots). On level 2 the player's look at the next card is then distilled into the
+    weights (--distil-games): where the one-move choice differs from the look's, the weights
+    step toward the look's afterstate. The same seed gives the same model bytes whatever
+    --jobs (it trains several levels at once).
 
     \b
     Examples:
@@ -52,6 +57,7 @@ def train(levels, games, seed, tune, jobs, out, as_json, progress):
     from concurrent.futures import ThreadPoolExecutor
 
     from numberup import train as T
+    from numberup.distil import games_for
     from numberup.modelfile import model_path, save_model
     from numberup.simulate import set_jobs
 
@@ -66,14 +72,16 @@ def train(levels, games, seed, tune, jobs, out, as_json, progress):
     if progress is None:
         progress = sys.stderr.isatty()
     with progress_bar(progress) as bar:
-        tasks = {level: bar.add_task(f"level {level}", total=T.games_played(games, tune)) if bar
-                 else None for level in levels}
+        distils = {level: games_for(level) if distil is None else distil for level in levels}
+        tasks = {level: bar.add_task(f"level {level}",
+                                     total=T.games_played(games, tune, distils[level]))
+                 if bar else None for level in levels}
 
         def one(level):
             task = tasks[level]
             weights, facts = T.train_level(level, games, seed,
                                            (lambda n: bar.advance(task, n)) if bar else None,
-                                           tune=tune)
+                                           tune=tune, distil_games=distils[level])
             save_model(paths[level], weights, level, seed, games, facts["scale"])
             facts["out"] = _shown(paths[level])
             return facts
@@ -91,10 +99,23 @@ def train(levels, games, seed, tune, jobs, out, as_json, progress):
                     click.echo(f"level {facts['level']}: {games:,} games in {facts['seconds']:.0f} s; "
                                f"squared error of the line predictions, first -> last tenth of "
                                f"the games: {facts['error_first']:.1f} -> {facts['error_last']:.1f}; "
-                               f"scale {facts['scale']:.1f} (mean {_means(facts['tuning'])} "
-                               f"on the {tune:,} games after them); wrote {facts['out']}")
+                               f"scale {facts['tuned_scale']:.1f} (mean {_means(facts['tuning'])} "
+                               f"on the {tune:,} games after them){_distilled(facts)}; "
+                               f"wrote {facts['out']}")
     if as_json:
         echo_json(done)
+
+
+def _distilled(facts: dict) -> str:
+    """The distillation's part of a level's line: games, and how often the look chose
+    otherwise than one move deep, in the first and the last chunk of games."""
+    if "distil" not in facts:
+        return ""
+    d = facts["distil"]
+    share = [100.0 * differ / max(decisions, 1) for decisions, differ in (d["chunks"][0],
+                                                                          d["chunks"][-1])]
+    return (f"; then distilled the look on {d['games']:,} games (it chose otherwise at "
+            f"{share[0]:.1f}% -> {share[1]:.1f}% of the decisions), scale 1")
 
 
 def _means(tuning: dict) -> str:

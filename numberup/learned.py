@@ -50,6 +50,9 @@ the whole correction no longer rescues them (it sees them as safe). Half-way is 
 most levels (level 18: 70 points with the whole correction, 87 with half of it). Training
 chooses the scale that plays best on decks of its seed past the training games
 (:func:`numberup.train.tune_scale`), and the model file keeps it.
+
+**Distilled** (level 2): after that, the player's look at the next card is distilled into the
+weights as played (:mod:`numberup.distil`), and the model keeps them at scale 1.
 """
 
 from __future__ import annotations

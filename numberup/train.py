@@ -33,6 +33,7 @@ from .learned import (
 from .levels import get_level
 from .scratch import DIST_LO, N_STATS
 from .completions import _estimate_lines
+from .distil import distil, games_for
 from .search import _fill_pool
 from .state import I_FILLED, new_state
 
@@ -173,14 +174,20 @@ def cost(level: int) -> int:
 
 def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED,
                 progress: Callable[[int], None] | None = None, chunk: int = 500,
-                rate: float | None = None, tune: int = TUNE_GAMES) -> tuple[np.ndarray, dict]:
+                rate: float | None = None, tune: int = TUNE_GAMES,
+                distil_games: int | None = None) -> tuple[np.ndarray, dict]:
     """Train a model of ``level`` on ``games`` self-play games of ``seed``; returns the
     weights (float32 values, as a file keeps them) and facts (``seconds``, and the mean
     squared error of the line predictions over the first and the last tenth of the games;
     ``scale`` and ``tuning``: :func:`tune_scale`'s choice on ``tune`` games past the training
     games, and every scale's mean). ``rate``: the first games' step (default ``RATE``, or
-    ``LOGIT_RATE`` on levels scored by the lowest line). ``progress`` is told of every game
-    played, the tuning games too (:func:`games_played`)."""
+    ``LOGIT_RATE`` on levels scored by the lowest line). Then ``distil_games`` games of
+    distillation from the look at the next card (:mod:`numberup.distil`; default: the
+    level's own, :func:`numberup.distil.games_for`) on the first games of the seed, after
+    which the weights are those played and ``scale`` is 1 (``tuned_scale`` keeps the choice;
+    ``distil``: the games and, per chunk, the decisions and those where the look chose
+    otherwise). ``progress`` is told of every game played, the tuning and distillation games
+    too (:func:`games_played`)."""
     from .play import max_moves
     from .scratch import new_scratch
 
@@ -210,17 +217,23 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
             progress(n)
     W = W.astype(np.float32).astype(np.float64)  # as the file keeps them
     scale, tuning = tune_scale(lv.number, W, seed, games, tune, progress)
-    seconds = time.perf_counter() - t0
-    facts = {"level": lv.number, "seed": seed, "games": games, "seconds": seconds,
+    facts = {"level": lv.number, "seed": seed, "games": games,
              "error_first": _tenth(errors, games, first=True),
              "error_last": _tenth(errors, games, first=False),
-             "scale": scale, "tuning": tuning}
+             "scale": scale, "tuned_scale": scale, "tuning": tuning}
+    if distil_games is None:
+        distil_games = games_for(lv.number)
+    if distil_games > 0:
+        W, counts = distil(lv.number, W * scale, seed, 0, distil_games, progress=progress)
+        W = W.astype(np.float32).astype(np.float64)
+        facts.update(scale=1.0, distil={"games": distil_games, "chunks": counts})
+    facts["seconds"] = time.perf_counter() - t0
     return W, facts
 
 
-def games_played(games: int, tune: int = TUNE_GAMES) -> int:
-    """The games :func:`train_level` plays: its training games and its tuning games."""
-    return games + tune * len(SCALES)
+def games_played(games: int, tune: int = TUNE_GAMES, distil_games: int = 0) -> int:
+    """The games :func:`train_level` plays: its training, tuning and distillation games."""
+    return games + tune * len(SCALES) + distil_games
 
 
 def tune_scale(level: int, weights: np.ndarray, seed: int, first: int, n: int,

@@ -1,0 +1,132 @@
+"""Distilling the look into the one-move learned player (numberup.distil): the compiled loop
+against the same loop in plain Python, determinism, weights that move the student toward the
+teacher, and the train command's option."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import assert_one_line_error, run_main  # noqa: E402
+
+from numberup import distil as D  # noqa: E402
+from numberup import levels as L  # noqa: E402
+from numberup import modelfile as MF  # noqa: E402
+from numberup.levels import get_level  # noqa: E402
+
+LEVEL = 2
+
+
+def _played_weights():
+    """The package's level-2 model as the player plays it (weights x scale)."""
+    W, facts = MF.read_model(MF.model_path(LEVEL), LEVEL)
+    return W * facts["scale"]
+
+
+def _python_distil(W, seed, first, n, eta):
+    """:func:`numberup.distil._distil_template` in plain Python (the players, the engine and the
+    line features are the package's kernels, each checked against Python elsewhere): returns
+    the weights and (decisions, decisions where the two players differed)."""
+    from numberup.completions import _estimate_lines
+    from numberup.engine import (
+        _apply, _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard,
+        _undo_apply,
+    )
+    from numberup.features import MAX_FEATURES, _line_features, _tally
+    from numberup.grid import geometry
+    from numberup.players import parse_player
+    from numberup.scratch import new_scratch
+    from numberup.search import _fill_pool
+    from numberup.state import I_FILLED, new_state
+
+    lv = get_level(LEVEL)
+    p = L.PARAMS[LEVEL]
+    geo = geometry(lv.size)
+    teacher, student = parse_player(D.TEACHER), parse_player(D.STUDENT)
+    W = np.array(W, np.float64)
+    S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=W)
+    deck = np.zeros(lv.deck_size, np.int8)
+    n_lines = int(p[L.P_NLINES])
+    decisions = differ = 0
+    for g in range(n):
+        _deal(p, geo, S, deck, np.uint64(seed), first + g, False)
+        while not _done(p, S):
+            _begin_turn(p, geo, S, deck)
+            may = _may_discard(p, geo, S)
+            cand = X.cand[0]
+            t = teacher.action(p, geo, S, X, cand, _candidates(geo, S, cand), may,
+                               teacher.params)
+            s = student.action(p, geo, S, X, cand, _candidates(geo, S, cand), may,
+                               student.params)
+            decisions += 1
+            if tuple(s) != tuple(t):
+                differ += 1
+                n_pool = _fill_pool(S, X.pool)
+                for sign, (slot, cell) in ((1.0, t), (-1.0, s)):
+                    card = S.hand[slot]
+                    _apply(p, geo, S, slot, cell)
+                    _estimate_lines(p, geo, S, X, D.K, n_pool, True)
+                    _tally(S, X.values_left, X.colours_left, X.masks_left)
+                    steps = []
+                    for li in range(n_lines):
+                        out = np.zeros(MAX_FEATURES, np.int64)
+                        m = _line_features(p, geo.lines, S.grid, li, S.ints[I_FILLED],
+                                           X.values_left, X.colours_left, X.masks_left,
+                                           X.line_eval[li, 0], out)
+                        steps.append([(int(f), sign * eta / m) for f in out[:m]])
+                    _undo_apply(p, geo, S, slot, cell, card)
+                    if sign > 0:
+                        teacher_steps = steps
+                    else:
+                        student_steps = steps
+                for li in range(n_lines):  # line by line, the teacher's first, as the kernel
+                    for f, d in teacher_steps[li] + student_steps[li]:
+                        W[f] += d
+            _apply_inline(p, geo, S, t[0], t[1])
+    return W, (decisions, differ)
+
+
+def test_distillation_matches_python_and_repeats():
+    W0 = _played_weights()
+    W, counts = D.distil(LEVEL, W0, 5, 40, 2, eta=0.05)
+    ref, ref_counts = _python_distil(W0, 5, 40, 2, 0.05)
+    assert counts == [ref_counts] and ref_counts[1] > 0
+    assert np.array_equal(W, ref) and not np.array_equal(W, W0)
+    again, _ = D.distil(LEVEL, W0, 5, 40, 2, eta=0.05)
+    assert again.tobytes() == W.tobytes()
+
+
+def test_distillation_moves_the_student_toward_the_teacher():
+    """After distilling on some games the one-move player chooses as the look does more often
+    on those games' decisions (counted with eta 0: no step)."""
+    W0 = _played_weights()
+    games = 12
+    before = D.distil(LEVEL, W0, 9, 0, games, eta=0.0)[1][0]
+    W, _ = D.distil(LEVEL, W0, 9, 0, games, eta=0.05)
+    W, _ = D.distil(LEVEL, W, 9, 0, games, eta=0.05)
+    after = D.distil(LEVEL, W, 9, 0, games, eta=0.0)[1][0]
+    assert before[0] > 200 and after[1] < before[1], (before, after)
+
+
+def test_the_train_command_distils_level_2(tmp_path, capsys):
+    path = tmp_path / "m.npz"
+    from numberup_cli.main import main
+
+    main(["train", "--level", "2", "-n", "6", "--seed", "2", "--out", str(path),
+          "--tune-games", "2", "--distil-games", "2", "--json"])  # returns: no exit status
+    facts = json.loads(capsys.readouterr().out)[0]
+    assert facts["distil"]["games"] == 2 and facts["scale"] == 1.0
+    kept = MF.read_model(path, LEVEL)[1]
+    assert kept["scale"] == 1.0 and kept["games"] == 6
+    assert D.games_for(2) > 0 and D.games_for(14) == 0
+    main(["train", "--help"])
+    assert f"{D.GAMES[2]:,} on level 2" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("value", ["-1", "x"])
+def test_bad_distil_games_is_one_line(value, capsys):
+    code, out, err = run_main(["train", "--level", "2", "--distil-games", value], capsys)
+    assert_one_line_error(code, out, err, must_name=("--distil-games",))
