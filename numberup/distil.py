@@ -41,7 +41,6 @@ GAMES = {2: 8000}
 ETA = 0.005  # the perceptron step, in points of a line's prediction spread over its features
 TEACHER = "learned:depth=2,width=2,scale=1"
 STUDENT = "learned:depth=1,scale=1"
-K = 64  # completions a line of the afterstates' base estimates (the player's default)
 CHUNK = 250  # games between progress reports
 
 
@@ -127,17 +126,18 @@ def distil(level: int, weights: np.ndarray, seed: int, first: int, games: int,
     p = L.PARAMS[lv.number]
     teacher, student = parse_player(TEACHER), parse_player(STUDENT)
     loop = _loop(teacher, student)
+    k = int(student.param("k"))  # the afterstates' base estimates as the student judges them
     W = np.array(weights, np.float64)
     geo = geometry(lv.size)
-    S, X, deck = new_state(lv.cells), new_scratch(lv)._replace(learned=W), np.zeros(
-        lv.deck_size, np.int8)
+    S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=W)
+    deck = np.zeros(lv.deck_size, np.int8)
     feats = np.zeros((2, int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
     n_feats = np.zeros((2, int(p[L.P_NLINES])), np.int64)
     counts = []
     for start in range(0, games, CHUNK):
         n = min(CHUNK, games - start)
         counts.append(loop(p, geo, S, X, deck, W, teacher.params, student.params,
-                           np.uint64(seed % 2**64), first + start, n, float(eta), K, feats,
+                           np.uint64(seed % 2**64), first + start, n, float(eta), k, feats,
                            n_feats))
         if progress:
             progress(n)

@@ -68,7 +68,7 @@ def _python_distil(W, seed, first, n, eta):
                 for sign, (slot, cell) in ((1.0, t), (-1.0, s)):
                     card = S.hand[slot]
                     _apply(p, geo, S, slot, cell)
-                    _estimate_lines(p, geo, S, X, D.K, n_pool, True)
+                    _estimate_lines(p, geo, S, X, int(student.param("k")), n_pool, True)
                     _tally(S, X.values_left, X.colours_left, X.masks_left)
                     steps = []
                     for li in range(n_lines):
