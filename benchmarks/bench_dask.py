@@ -23,10 +23,10 @@ import time
 import numpy as np
 from common import machine
 
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.runner import LocalBackend, play_chunk, play_ranges
-from numberup.simulate import run
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.runs.chunks import LocalBackend, play_chunk, play_ranges
+from numberup.runs.simulate import run
 
 
 class Scores:
@@ -71,7 +71,7 @@ def main() -> None:
 
     import distributed
 
-    from numberup.distributed import connect, local_cluster
+    from numberup.runs.cluster import connect, local_cluster
 
     level, player = get_level(args.level), parse_player(args.policy)
     print(f"# dask vs threads: level {args.level}, {player.spec}, {args.games:,} games, "

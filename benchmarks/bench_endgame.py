@@ -2,7 +2,7 @@
 
 Input: games 0..G-1 of master seed 1 played by ``expectimax`` (the default player) on the
 given levels; the positions are those games' decisions with e = 1..5 empty cells.
-Variants: the exact decision (numberup.endgame._endgame_decide) at e empty cells; whole games
+Variants: the exact decision (numberup.evaluation.endgame._endgame_decide) at e empty cells; whole games
 of ``expectimax:endgame=E`` for E = 1..5.
 Reference: expectimax's own (depth 1) decision on the same positions, and whole games of
 ``expectimax``; ratios are against them. Times are CPU time of this process (one thread), so
@@ -20,15 +20,15 @@ import time
 import numpy as np
 from common import best_cpu, machine
 
-from numberup import levels as L
-from numberup.endgame import MAX_ENDGAME, _endgame_decide
-from numberup.engine import _apply, _begin_turn, _candidates, _deal, _done, _may_discard
-from numberup.grid import geometry
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.scratch import new_scratch
-from numberup.simulate import play_batch
-from numberup.state import I_FILLED, _copy_state, new_state
+from numberup.game import levels as L
+from numberup.evaluation.endgame import MAX_ENDGAME, _endgame_decide
+from numberup.game.engine import _apply, _begin_turn, _candidates, _deal, _done, _may_discard
+from numberup.game.grid import geometry
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.players.scratch import new_scratch
+from numberup.runs.loop import play_batch
+from numberup.game.state import I_FILLED, _copy_state, new_state
 
 
 def positions(level, player, games: int) -> dict:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from common import games_per_second, machine
 
-from numberup.levels import get_level
-from numberup.players import parse_player
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
 
 
 def main() -> None:

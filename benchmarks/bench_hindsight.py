@@ -14,7 +14,7 @@ import argparse
 import numpy as np
 from common import best_time, machine
 
-from numberup import hindsight as H
+from numberup.analysis import hindsight as H
 
 
 def main() -> None:

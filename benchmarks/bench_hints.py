@@ -2,7 +2,7 @@
 
 Input: for each level, the positions of game 0 of seed 1 (``numberup play``'s deal), played by
 following the first searcher's advice, every ``--every``-th decision. Each searcher ranks
-every action there through :meth:`numberup.session.Session.advice` (the call behind ``hint``
+every action there through :meth:`numberup.interactive.session.Session.advice` (the call behind ``hint``
 and the proposals), after one warm-up call (compile or load from cache). Reference: the target
 of 1 s per answer. Reported: median and worst seconds per level, and the searcher's strength on
 the level from results/summary.csv (mean, P(gold) of 2,000 games, seed 2026; rollout 1,000).
@@ -33,8 +33,8 @@ def strength() -> dict:
 
 
 def main() -> None:
-    from numberup.levels import get_level
-    from numberup.session import Session
+    from numberup.game.levels import get_level
+    from numberup.interactive.session import Session
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--levels", default="1-20")

@@ -20,9 +20,9 @@ import time
 
 from common import machine
 
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.simulate import play_batch
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.runs.loop import play_batch
 
 SPECS = ("learned", "learned:depth=1", "expectimax")
 
@@ -65,7 +65,7 @@ def main() -> None:
             best[-1] = max(best[-1], _rate(level, rollout, args.rollout_games))
         train = float("nan")
         if args.train_games:
-            from numberup.train import train_level
+            from numberup.training.train import train_level
 
             train_level(lv, 10, seed=7, tune=1)  # compile
             t0 = time.perf_counter()

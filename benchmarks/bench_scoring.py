@@ -18,9 +18,9 @@ from common import best_time, machine
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from reference import ref_game  # noqa: E402
 
-from numberup.cards import deck  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.scorecard import score_grids  # noqa: E402
+from numberup.game.cards import deck  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.game.scorecard import score_grids  # noqa: E402
 
 
 def random_grids(level, n, rng):

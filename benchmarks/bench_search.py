@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from common import best_time, games_per_second, machine
 
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.simulate import play_batch
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.runs.loop import play_batch
 
 SEARCHERS = ("expectimax:k=16", "expectimax", "expectimax:depth=2,sample=6",
              "rollout:n=50", "rollout")

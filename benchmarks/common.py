@@ -28,7 +28,7 @@ def games_per_second(level, player, n: int, jobs: int, repeat: int) -> float:
     """Best rate of playing games 0..n-1 of seed 1 on ``jobs`` threads (4 blocks a thread)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from numberup.simulate import play_batch
+    from numberup.runs.loop import play_batch
 
     with ThreadPoolExecutor(jobs) as pool:
         return n / best_time(lambda: play_batch(level, player, 1, 0, n, 4 * jobs, pool), repeat)

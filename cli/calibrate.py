@@ -1,4 +1,4 @@
-"""``numberup calibrate``: are advise's estimates calibrated? (numberup.calibrate)"""
+"""``numberup calibrate``: are advise's estimates calibrated? (numberup.analysis.calibrate)"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import click
 
 from .common import (LevelsParam, TextFile, check_out_file, echo_json, games_option,
                      jobs_option, print_rich, progress_bar, seed_option)
-from .main import cli
+from .group import cli
 
 
 @cli.command()
@@ -61,8 +61,8 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
       numberup calibrate --level 3,14,17 --games 1000 --seed 2026 \\
           --out calibration.csv --plot reliability.png
     """
-    from numberup.players import parse_player
-    from numberup.simulate import set_jobs
+    from numberup.players.registry import parse_player
+    from numberup.runs.simulate import set_jobs
 
     if not levels and not from_files:
         raise click.UsageError("give --level (the levels to play) or --from (predictions)")
@@ -70,15 +70,15 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
     out = check_out_file(out, "--out")
     pred_path = check_out_file(pred_path, "--predictions")
     if plot_path is not None:
-        from .reports import _output_path
+        from .sources import output_path
 
-        plot_path, fmt = _output_path(plot_path, None)
+        plot_path, fmt = output_path(plot_path, None)
     threads = set_jobs(jobs)
     if from_files:
         pred = _read_predictions(from_files, levels)
     else:
         pred = _play(levels, player, games, seed, continuations, decisions, threads, progress)
-    from numberup.calibrate import reliability
+    from numberup.analysis.calibrate import reliability
 
     table = reliability(pred, bins)
     if pred_path is not None:
@@ -86,13 +86,13 @@ def calibrate(levels, for_player, games, seed, continuations, decisions, bins, j
     if out is not None:
         table.to_csv(out, index=False, float_format="%.6g")
     if plot_path is not None:
-        from numberup.calibrate import reliability_plot
+        from numberup.reports.calibration import reliability_plot
 
         reliability_plot(table).save(plot_path, fmt)
     if as_json:
         echo_json(table.to_dict("records"))
         return
-    from numberup.report import pct
+    from numberup.reports.text import pct
     from rich.table import Table
 
     runs = ", ".join(dict.fromkeys(f"{r.policy}, seed {r.seed}, {r.continuations} "
@@ -115,9 +115,9 @@ def _play(levels, player, games, seed, continuations, decisions, threads, progre
     """The predictions of games played now, level after level, with a progress bar."""
     import pandas as pd
 
-    from numberup.calibrate import predictions
-    from numberup.modelfile import model_for
-    from numberup.levels import get_level
+    from numberup.analysis.calibrate import predictions
+    from numberup.learned.modelfile import model_for
+    from numberup.game.levels import get_level
 
     for level in levels:  # a missing model fails before any game is played
         model_for(get_level(level), player)
@@ -139,8 +139,8 @@ def _read_predictions(files, levels):
 
     import pandas as pd
 
-    from numberup.calibrate import PREDICTION_COLUMNS
-    from numberup.cards import InputError
+    from numberup.analysis.calibrate import PREDICTION_COLUMNS
+    from numberup.errors import InputError
 
     parts = []
     for f in files:

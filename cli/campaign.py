@@ -1,8 +1,8 @@
 """The campaign command: the odds of the whole Challenge Booklet, from simulated games.
 
 It reads the tables of ``numberup simulate --out DIR`` (``--from``) or plays the games itself,
-as the plot commands do (:func:`numberup_cli.reports._tables`), and calls
-:mod:`numberup.campaign`. The library is imported inside the command, so that
+as the plot commands do (:func:`numberup_cli.sources.tables`), and calls
+:mod:`numberup.analysis.campaign`. The library is imported inside the command, so that
 ``numberup --help`` loads neither numpy nor numba.
 """
 
@@ -12,8 +12,8 @@ import click
 
 from .common import (dask_option, echo_json, games_option, jobs_option, print_rich,
                      resume_option, seed_option)
-from .main import cli
-from .reports import _from_option, _tables
+from .group import cli
+from .sources import from_option, tables
 
 
 @cli.command()
@@ -29,7 +29,7 @@ from .reports import _from_option, _tables
               help="When playing: the run directory (games.parquet, summary.csv, the chunks).")
 @resume_option()
 @dask_option()
-@_from_option("Read the games from games.parquet written by 'numberup simulate --out DIR' "
+@from_option("Read the games from games.parquet written by 'numberup simulate --out DIR' "
               "(repeatable) instead of playing them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option("--progress/--no-progress", default=None,
@@ -57,12 +57,13 @@ def campaign(policy, games, attempts, seed, jobs, out, resume, dask, from_dirs, 
       numberup campaign --games 2000 --attempts 3
       numberup campaign --from runs/greedy --attempts 1 --json
     """
-    from numberup.campaign import campaign as campaign_odds
-    from numberup.campaign import campaign_tables, level_samples
-    from numberup.plots import json_ready
+    from numberup.analysis.campaign import campaign as campaign_odds
+    from numberup.analysis.campaign import level_samples
+    from numberup.reports.campaign import campaign_tables
+    from numberup.reports.style import json_ready
 
     if from_dirs:
-        runs, chosen, _ = _tables(from_dirs, None, [policy] if policy else [], games, seed, jobs,
+        runs, chosen, _ = tables(from_dirs, None, [policy] if policy else [], games, seed, jobs,
                                   out, progress, need="games", resume=resume, dask=dask)
         present = list(dict.fromkeys(runs.games["policy"]))
         if chosen:
@@ -81,7 +82,7 @@ def campaign(policy, games, attempts, seed, jobs, out, resume, dask, from_dirs, 
             seeds = set(runs.summary.loc[runs.summary["policy"] == name, "seed"].astype(int))
         seed = seeds.pop() if len(seeds) == 1 else None
     else:
-        runs, chosen, _ = _tables((), list(range(1, 21)), [policy or "expectimax"], games, seed, jobs,
+        runs, chosen, _ = tables((), list(range(1, 21)), [policy or "expectimax"], games, seed, jobs,
                                   out, progress, need="games", resume=resume, dask=dask)
         name = chosen[0]
         samples = level_samples(runs.games, name)

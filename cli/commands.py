@@ -9,7 +9,7 @@ import click
 from .common import (LEVEL_RANGE, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
                      check_out_paths, dask_option, echo_json, games_option, jobs_option,
                      print_rich, resume_option, run_runs, seed_option, write_summary)
-from .main import cli
+from .group import cli
 
 
 @cli.command()
@@ -21,8 +21,8 @@ def levels(level, as_json):
     Without --level, one table row per level; with --level N, the full rule of level N with
     the rulings this project applies where the rulebook is silent.
     """
-    from numberup.levels import LEVELS, get_level
-    from numberup.report import level_dict, level_text, levels_table
+    from numberup.game.levels import LEVELS, get_level
+    from numberup.reports.text import level_dict, level_text, levels_table
 
     chosen = [get_level(level)] if level else list(LEVELS)
     if as_json:
@@ -50,8 +50,9 @@ def score(level, as_json, files):
     "index", "points" (null: no street / no triplet), "markers" (-1 minus, 0 chip,
     N checkmarkers), "value"}]}, ...] in input order.
     """
-    from numberup.cards import InputError, parse_grid, split_grids
-    from numberup.scorecard import score as score_grid
+    from numberup.errors import InputError
+    from numberup.game.cards import parse_grid, split_grids
+    from numberup.game.scorecard import score as score_grid
 
     grids = []
     for f in files:
@@ -65,12 +66,12 @@ def score(level, as_json, files):
     if as_json:
         echo_json([r.to_dict() for _, r in results])
     else:
-        from numberup.report import score_text
+        from numberup.reports.text import score_text
 
         click.echo("\n\n".join(score_text(r, src) for src, r in results))
 
 
-def _run_options(f):
+def game_options(f):
     """Options shared by simulate and compare."""
     for opt in reversed([
         click.option("--level", "-l", "levels", type=LevelsParam(), required=True,
@@ -100,7 +101,7 @@ def _run_options(f):
 
 
 @cli.command()
-@_run_options
+@game_options
 @click.option("--policy", "-p", default="expectimax", show_default=True,
               help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200 "
                    "(see 'numberup players').")
@@ -118,8 +119,8 @@ def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first,
       numberup simulate --level 14
       numberup simulate --level all --policy random --games 10000 --out runs/random
     """
-    from numberup.players import parse_player
-    from numberup.simulate import summary_frame
+    from numberup.players.registry import parse_player
+    from numberup.runs.simulate import summary_frame
 
     player = parse_player(policy)
     out = check_out_paths(out, log)
@@ -134,13 +135,13 @@ def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first,
     if as_json:
         echo_json([{k: r[k] for k in SUMMARY_KEYS} for r in frame.to_dict("records")])
     else:
-        from numberup.report import summary_table
+        from numberup.reports.text import summary_table
 
         print_rich(summary_table(frame.to_dict("records"), title=f"numberup simulate (seed {seed})"))
 
 
 @cli.command()
-@_run_options
+@game_options
 @click.option("--policy", "-p", "policies", multiple=True, required=True,
               help="Player spec; repeat for each player (the first is the baseline).")
 @click.option("--hindsight", "with_hindsight", is_flag=True,
@@ -159,8 +160,8 @@ def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, 
     Example:
       numberup compare --level 8 --policy greedy --policy expectimax --policy rollout:n=200
     """
-    from numberup.players import parse_player
-    from numberup.simulate import compare_rows
+    from numberup.players.registry import parse_player
+    from numberup.runs.simulate import compare_rows
 
     players = [parse_player(s) for s in policies]
     out = check_out_paths(out, log)
@@ -170,7 +171,7 @@ def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, 
                                     dask, resume)
     rows = compare_rows(results)
     if with_hindsight:
-        from numberup.hindsight import versus
+        from numberup.analysis.hindsight import versus
 
         versus(rows, results, seed, first, jobs)
     write_summary(out, __import__("pandas").DataFrame(rows))
@@ -179,12 +180,12 @@ def compare(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, 
     if as_json:
         keys = SUMMARY_KEYS + ("vs", "diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
         if with_hindsight:
-            from numberup.hindsight import VERSUS_KEYS
+            from numberup.analysis.hindsight import VERSUS_KEYS
 
             keys += VERSUS_KEYS
         echo_json([{k: row[k] for k in keys} for row in rows])
     else:
-        from numberup.report import compare_table
+        from numberup.reports.text import compare_table
 
         print_rich(compare_table(rows, title=f"numberup compare (seed {seed}, same decks for every player)"))
 
@@ -257,9 +258,9 @@ def advise(level, card, hand, discards_left, discarded, policy, for_player, esti
       numberup advise --level 14 --card 3g grid.txt
       numberup advise --level 18 --hand "1r 2g 5b 4y 5o" --estimate all --continuations 400 grid.txt
     """
-    from numberup.advise import advice
-    from numberup.cards import InputError
-    from numberup.simulate import set_jobs
+    from numberup.analysis.advise import advice
+    from numberup.errors import InputError
+    from numberup.runs.simulate import set_jobs
 
     if (card is None) == (hand is None):
         raise click.UsageError("give exactly one of --card (the card just drawn) or --hand")
@@ -273,7 +274,7 @@ def advise(level, card, hand, discards_left, discarded, policy, for_player, esti
     if as_json:
         echo_json(result)
     else:
-        from numberup.report import advice_table
+        from numberup.reports.text import advice_table
 
         print_rich(advice_table(result))
 

@@ -1,6 +1,6 @@
 """What the commands share: parameter types, options, output helpers and the run driver.
 
-No game logic lives here either: runs are played by :func:`numberup.simulate.run`.
+No game logic lives here either: runs are played by :func:`numberup.runs.simulate.run`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class JobsParam(click.ParamType):
             self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
         if n < 1:
             self.fail(f"{n} is not a positive number of jobs", param, ctx)
-        from numberup.simulate import max_jobs
+        from numberup.runs.simulate import max_jobs
 
         limit = max_jobs()
         if n > limit:
@@ -93,7 +93,7 @@ MAX_FILE_BYTES = 64 << 20  # a grid takes about 100 bytes: this is over 500,000 
 class TextFile(click.ParamType):
     """A text file such as grids ('-': stdin). Parsing checks that it opens; the command
     reads it with ``.read()``, which returns its text or raises
-    :class:`~numberup.cards.InputError` naming the file: unreadable, binary, not UTF-8, a
+    :class:`~numberup.errors.InputError` naming the file: unreadable, binary, not UTF-8, a
     huge line or a huge file."""
 
     name = "FILE"
@@ -117,7 +117,8 @@ class TextInput:
         self.name = "<stdin>" if path == "-" else path
 
     def read(self) -> str:
-        from numberup.cards import InputError, read_text
+        from numberup.errors import InputError
+        from numberup.game.cards import read_text
 
         try:
             if self.path == "-":
@@ -237,12 +238,13 @@ class _Named:
 def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progress, dask=None,
              resume=False):
     """Play every level x player on the same decks, keeping every chunk in the run directory
-    --out (numberup.parts) and writing --log; returns the results and whether the run was
+    --out (numberup.runs.rundir) and writing --log; returns the results and whether the run was
     interrupted. --dask runs the chunks on a Dask cluster. Shared by simulate, compare, plot
     and campaign (and any command that plays games)."""
     from contextlib import ExitStack
 
-    from numberup.simulate import GameLog, finish_run_dir, run, stop_on_interrupt
+    from numberup.runs.sinks import GameLog, finish_run_dir
+    from numberup.runs.simulate import run, stop_on_interrupt
 
     if resume and out is None:
         raise click.UsageError("--resume continues the run in --out DIR: give --out")
@@ -250,7 +252,7 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
     with ExitStack() as stack:
         backend = None
         if dask is not None:  # connect (and check the workers) before anything is written
-            from numberup.distributed import dask_backend
+            from numberup.runs.cluster import dask_backend
 
             backend = stack.enter_context(dask_backend(dask))
         if out is not None:
@@ -260,7 +262,7 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
             game_log = GameLog(log)
             stack.push(lambda kind, err, tb: _close_log(game_log, log, failed=kind is not None))
         if backend is None:  # on a cold cache, say that it compiles, and how long it took
-            from numberup.play import warm_up
+            from numberup.runs.loop import warm_up
 
             warm_up(levels, players, sys.stderr)
         flag = stack.enter_context(stop_on_interrupt())
@@ -286,7 +288,7 @@ def run_runs(levels, players, games, seed, jobs, chunk, first, out, log, progres
 
 def _open_run_dir(out, levels, players, games, seed, first, log, resume):
     """The run directory --out: a new run, or (--resume) the interrupted one, checked."""
-    from numberup.parts import Manifest, RunDir
+    from numberup.runs.rundir import Manifest, RunDir
 
     manifest = Manifest(seed, first, games, list(levels), [p.spec for p in players],
                         moves=log is not None)
@@ -315,7 +317,7 @@ def _close_log(game_log, log, failed):
 def write_summary(out, frame):
     if out is None:
         return
-    from numberup.simulate import atomic_write
+    from numberup.runs.sinks import atomic_write
 
     with atomic_write(out / "summary.csv") as f:
         frame.to_csv(f, index=False)

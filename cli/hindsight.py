@@ -8,7 +8,7 @@ import click
 
 from .common import (LevelsParam, check_out_paths, echo_json, jobs_option, progress_bar,
                      seed_option)
-from .main import cli
+from .group import cli
 
 
 @cli.command()
@@ -52,7 +52,7 @@ def hindsight(levels, games, seed, jobs, width, out, log, as_json, progress):
       numberup hindsight --level 14 --games 100
       numberup hindsight --level all --games 500 --seed 2026 --out runs/hindsight
     """
-    from numberup.hindsight import report_lines, run_levels
+    from numberup.analysis.hindsight import report_lines, run_levels
 
     out = check_out_paths(out, log)
     if progress is None:

@@ -1,4 +1,5 @@
-"""Entry point and command group.
+"""The entry point: the command group with every command on it, and the one place that turns
+bad input into one line on stderr and exit status 2.
 
 Start-up stays light: numba, pandas and matplotlib are imported inside the commands that need
 them, never at module level, so ``numberup --help`` answers at once.
@@ -12,39 +13,13 @@ import click
 
 from numberup.errors import InputError
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-@click.group(context_settings=CONTEXT)
-@click.version_option(package_name="numberup")
-def cli():
-    """numberup: solver and Monte Carlo analyzer for Reiner Knizia's solo card game
-    For One: Number Up.
-
-    \b
-    Cards are written value then colour letter (3g = green 3; colours r o y g b n p m),
-    an empty cell is '.', and a grid is one row per text line.
-
-    \b
-    Examples:
-      numberup levels                      the 20 levels at a glance
-      numberup levels --level 14           one level's full rule, medals and rulings
-      numberup score --level 1 grid.txt    score finished grids
-    """
+# every command module registers its commands on the group as it is imported
+from . import calibrate, campaign, commands, hindsight, play, players, reports, runs, train  # noqa: F401
+from .group import cli
 
 
 def main(argv=None) -> None:
     """Run the CLI; bad input ends with one line on stderr and exit status 2."""
-    from . import commands  # noqa: F401  (registers the commands on the group)
-    from . import reports  # noqa: F401  (registers plot)
-    from . import campaign  # noqa: F401  (registers campaign)
-    from . import play  # noqa: F401  (registers play and assist)
-    from . import players  # noqa: F401  (registers players)
-    from . import hindsight  # noqa: F401  (registers hindsight)
-    from . import runs  # noqa: F401  (registers merge)
-    from . import train  # noqa: F401  (registers train)
-    from . import calibrate  # noqa: F401  (registers calibrate)
-
     try:
         cli.main(args=argv, prog_name="numberup", standalone_mode=False)
     except InputError as err:

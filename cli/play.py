@@ -1,7 +1,7 @@
 """play and assist: a person plays a level in the terminal, or gets help at the table.
 
-Both parse their options and hand a :class:`numberup.session.Session` to
-:class:`numberup.terminal.Table`, which reads typed lines and draws the screen.
+Both parse their options and hand a :class:`numberup.interactive.session.Session` to
+:class:`numberup.interactive.terminal.Table`, which reads typed lines and draws the screen.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from .common import LEVEL_RANGE
-from .main import cli
+from .group import cli
 
 
 def _writable(path, option):
@@ -26,8 +26,8 @@ def _writable(path, option):
 
 def _session(mode, level, resume, **deal):
     """A new session, or the saved one (whose level must agree with --level if given)."""
-    from numberup.cards import InputError
-    from numberup.session import Session
+    from numberup.errors import InputError
+    from numberup.interactive.session import Session
 
     if resume is None:
         if level is None:
@@ -44,8 +44,8 @@ def _session(mode, level, resume, **deal):
 
 def _check_save(save, resume):
     """A new game never overwrites a game in progress, nor a file that is not a saved game."""
-    from numberup.cards import InputError
-    from numberup.session import Session
+    from numberup.errors import InputError
+    from numberup.interactive.session import Session
 
     if resume is not None and Path(save).resolve() == Path(resume).resolve():
         return
@@ -61,11 +61,11 @@ def _check_save(save, resume):
 
 
 def _run(s, save, log, no_color, advisor, compare):
-    from numberup.terminal import Table, make_console
+    from numberup.interactive.terminal import Table, make_console
 
     note = ""
     if advisor == "auto":
-        from numberup.standing import auto_hint_player
+        from numberup.analysis.standing import auto_hint_player
 
         advisor, why = auto_hint_player(s.level)
         note = f"Hints by {advisor} ({why})."
@@ -95,7 +95,7 @@ def common_options(f):
 
 
 def _advisor(spec):
-    from numberup.terminal import check_searcher
+    from numberup.interactive.terminal import check_searcher
 
     key = spec.strip().lower()
     if key in ("none", "off", "auto"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import LEVEL_RANGE, TextFile, echo_json, print_rich
-from .main import cli
+from .group import cli
 
 
 @cli.command()
@@ -38,21 +38,19 @@ def players(name, level, summary, as_json):
       numberup players rollout --level 14
       numberup players --summary runs/l14/summary.csv --json
     """
-    from numberup.catalog import RESULTS_SUMMARY, catalog, read_summary
+    from numberup.analysis.catalog import SUMMARY_NAME, catalog, measured_rows, read_summary
 
     if summary is not None:
         source = summary.name
         rows = read_summary(summary.read(), source)
-    elif RESULTS_SUMMARY.is_file():
-        source = "results/summary.csv"
-        rows = read_summary(RESULTS_SUMMARY.read_text(), source)
-    else:  # an installed copy without the repository's results/
-        source, rows = None, None
+    else:  # the package's copy of results/summary.csv (None: a copy without it)
+        rows = measured_rows()
+        source = SUMMARY_NAME if rows is not None else None
     info = catalog(rows, name, level)
     if as_json:
         echo_json(info)
         return
-    from numberup.report import players_text
+    from numberup.reports.text import players_text
 
     for part in players_text(info, source, level):
         print_rich(part) if not isinstance(part, str) else click.echo(part)

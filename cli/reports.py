@@ -2,58 +2,21 @@
 
 Each command parses its options, reads the tables of ``numberup simulate --out DIR`` (``--from``)
 or plays the games itself (through :func:`numberup_cli.commands.run_runs`, writing the same
-tables: :func:`_tables`), and calls :mod:`numberup.plots`. The campaign's odds, a report on the
+tables: :func:`numberup_cli.sources.tables`), and calls :mod:`numberup.reports.plots`. The campaign's odds, a report on the
 same tables, are :mod:`numberup_cli.campaign`. pandas, matplotlib and numba are imported inside
 the commands.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 from click.core import ParameterSource
 
-from .common import (LevelsParam, TextFile, check_out_file, check_out_paths, dask_option,
-                     echo_json, games_option, jobs_option, resume_option, run_runs,
-                     seed_option, write_summary)
-from .main import cli
-
-RUN_ONLY = ("games", "seed", "jobs", "out", "resume", "dask")  # options that only make sense when playing games
-
-
-def _from_option(help_text):
-    return click.option("--from", "from_dirs", multiple=True, type=click.Path(file_okay=False),
-                        metavar="DIR", help=help_text)
-
-
-def _run_options(f):
-    """Where the games come from: --from DIR, or --policy/--level/--games/--seed to play them."""
-    for opt in reversed([
-        _from_option("Read games.parquet and summary.csv written by 'numberup simulate --out "
-                     "DIR' (repeatable). Without it, the games are played."),
-        click.option("--level", "-l", "levels", type=LevelsParam(), default=None,
-                     help="Level (list 1,3,5-7 or 'all' for medals): the games to play, or "
-                          "with --from the level(s) to plot."),
-        click.option("--policy", "-p", "policies", multiple=True, metavar="SPEC",
-                     help="Player spec, repeatable (e.g. -p greedy -p random): the players to "
-                          "play, or with --from the players to plot (default: all)."),
-        games_option("Games per level and player, when playing."),
-        seed_option("Master seed, when playing: game i is dealt from (seed, i) alone."),
-        jobs_option("Threads, when playing; results do not depend on it."),
-        click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
-                     help="When playing: write games.parquet and summary.csv here (and the "
-                          "plot, unless --output)."),
-        resume_option(),
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress bar on stderr when playing [default: when stderr is a "
-                          "terminal]."),
-        dask_option(),
-    ]):
-        f = opt(f)
-    return f
-
+from .common import TextFile, echo_json
+from .group import cli
+from .sources import RUN_ONLY, canonical, output_path, source_options, tables
 
 def _plot_options(f):
     for opt in reversed([
@@ -68,83 +31,6 @@ def _plot_options(f):
     ]):
         f = opt(f)
     return f
-
-
-def _canonical(spec: str) -> str:
-    """A player spec in its canonical form when this build knows the player, else as given
-    (tables may come from players this build does not have)."""
-    from numberup.cards import InputError
-    from numberup.players import parse_player
-
-    try:
-        return parse_player(spec).spec
-    except InputError:
-        return spec.strip()
-
-
-def _output_path(output, fmt):
-    """Check --output and --format before any game is played; returns (path or None, format)."""
-    if output is None:
-        return None, fmt or "png"
-    if not output.strip():
-        raise click.BadParameter("an empty path", param_hint="--output")
-    path = Path(output)
-    suffix = path.suffix[1:].lower()
-    if suffix in ("png", "svg"):
-        if fmt and fmt != suffix:
-            raise click.BadParameter(f"{output} is not a .{fmt} file (--format {fmt})",
-                                     param_hint="--output")
-        fmt = suffix
-    elif suffix:
-        raise click.BadParameter(f"{output}: plots are .png or .svg files", param_hint="--output")
-    else:
-        fmt = fmt or "png"
-        path = path.with_name(f"{path.name}.{fmt}")
-    return check_out_file(path, "--output"), fmt
-
-
-def _tables(from_dirs, levels, policies, games, seed, jobs, out, progress, *, need: str,
-            resume=False, dask=None):
-    """The tables to report on: read from --from, or played now. Returns (Runs, players to
-    show or None for all, the directory for a default output file)."""
-    ctx = click.get_current_context()
-    if from_dirs:
-        for name in RUN_ONLY:
-            if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None):
-                raise click.UsageError(f"--{name} is for playing games; it cannot be combined "
-                                       f"with --from (the games are read from the tables)")
-        from numberup.plots import read_runs
-
-        try:
-            runs = read_runs(from_dirs)
-        except ValueError as err:
-            raise click.BadParameter(str(err), param_hint="--from") from None
-        if getattr(runs, need) is None:
-            file = "games.parquet" if need == "games" else "summary.csv"
-            raise click.BadParameter(f"no {file} in {', '.join(from_dirs)} (this report needs "
-                                     f"it: numberup simulate --out DIR writes it)",
-                                     param_hint="--from")
-        chosen = list(dict.fromkeys(_canonical(p) for p in policies)) or None
-        return runs, chosen, Path(from_dirs[0])
-    if not policies:
-        raise click.UsageError("give --from DIR (the tables of 'numberup simulate --out DIR') "
-                               "or --policy SPEC (and --level) to play the games")
-    if not levels:
-        raise click.UsageError("--level is needed to play games")
-    from numberup.players import parse_player
-    from numberup.plots import runs_from_results
-
-    players = list({p.spec: p for p in map(parse_player, policies)}.values())
-    out = check_out_paths(out, None)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    results, interrupted = run_runs(levels, players, games, seed, jobs, None, 0, out, None,
-                                    progress, dask, resume)
-    runs = runs_from_results(results)
-    write_summary(out, runs.summary)
-    if interrupted:
-        click.echo(f"interrupted: kept {sum(r.games for r in results):,} finished games", err=True)
-    return runs, [p.spec for p in players], out if out is not None else Path(".")
 
 
 def _one_level(levels, frame):
@@ -201,7 +87,7 @@ def plot():
 
 
 @plot.command()
-@_run_options
+@source_options
 @click.option("--style", type=click.Choice(["hist", "ecdf"]), default="hist", show_default=True,
               help="hist: share of games per bin; ecdf: P(result <= x).")
 @click.option("--bin-width", type=click.IntRange(1, 10_000), default=None,
@@ -222,10 +108,10 @@ def dist(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, 
     """
     if levels and len(levels) != 1:
         raise click.BadParameter("a distribution plot shows one level", param_hint="--level")
-    path, fmt = _output_path(output, fmt)
-    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
+    path, fmt = output_path(output, fmt)
+    runs, chosen, where = tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
                                   need="games", resume=resume, dask=dask)
-    from numberup.plots import dist_plot
+    from numberup.reports.plots import dist_plot
 
     level = _one_level(levels, runs.games)
     fig = _library_call(dist_plot, runs.games, level, policies=chosen, style=style,
@@ -234,7 +120,7 @@ def dist(from_dirs, levels, policies, games, seed, jobs, out, resume, progress, 
 
 
 @plot.command()
-@_run_options
+@source_options
 @click.option("--style", type=click.Choice(["panels", "stacked"]), default="panels",
               show_default=True,
               help="panels: a panel per medal, bars per player with 95% intervals; stacked: "
@@ -252,10 +138,10 @@ def medals(from_dirs, levels, policies, games, seed, jobs, out, resume, progress
       numberup plot medals --level all --policy greedy --policy random --games 1000
       numberup plot medals --from runs/greedy --from runs/random --style stacked
     """
-    path, fmt = _output_path(output, fmt)
-    runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
+    path, fmt = output_path(output, fmt)
+    runs, chosen, where = tables(from_dirs, levels, policies, games, seed, jobs, out, progress,
                                   need="summary", resume=resume, dask=dask)
-    from numberup.plots import medals_plot
+    from numberup.reports.plots import medals_plot
 
     fig = _library_call(medals_plot, runs.summary, policies=chosen, levels=levels, style=style,
                         title=title)
@@ -263,7 +149,7 @@ def medals(from_dirs, levels, policies, games, seed, jobs, out, resume, progress
 
 
 @plot.command()
-@_run_options
+@source_options
 @click.option("--summary", "summary_file", type=TextFile(), default=None, metavar="CSV",
               help="Read a summary table instead (e.g. results/summary.csv, or the "
                    "summary.csv of 'numberup simulate --out DIR').")
@@ -286,14 +172,14 @@ def budget(from_dirs, levels, policies, games, seed, jobs, out, resume, progress
     """
     if levels and len(levels) != 1:
         raise click.BadParameter("a budget plot shows one level", param_hint="--level")
-    path, fmt = _output_path(output, fmt)
+    path, fmt = output_path(output, fmt)
     if summary_file is not None:
         summary, chosen, where = _summary_table(summary_file, from_dirs, policies)
     else:
-        runs, chosen, where = _tables(from_dirs, levels, policies, games, seed, jobs, out,
+        runs, chosen, where = tables(from_dirs, levels, policies, games, seed, jobs, out,
                                       progress, need="summary", resume=resume, dask=dask)
         summary = runs.summary
-    from numberup.plots import budget_plot
+    from numberup.reports.budget import budget_plot
 
     level = _one_level(levels, summary)
     fig = _library_call(budget_plot, summary, level, policies=chosen, title=title)
@@ -307,8 +193,8 @@ def _summary_table(summary_file, from_dirs, policies):
 
     import pandas as pd
 
-    from numberup.cards import InputError
-    from numberup.catalog import read_summary
+    from numberup.errors import InputError
+    from numberup.analysis.catalog import read_summary
 
     ctx = click.get_current_context()
     for name in RUN_ONLY + ("from_dirs",):
@@ -322,6 +208,6 @@ def _summary_table(summary_file, from_dirs, policies):
         table = pd.read_csv(io.StringIO(text))
     except (ValueError, pd.errors.ParserError) as err:
         raise InputError(f"{summary_file.name}: not a readable table ({err})") from None
-    chosen = list(dict.fromkeys(_canonical(p) for p in policies)) or None
+    chosen = list(dict.fromkeys(canonical(p) for p in policies)) or None
     where = Path(summary_file.name).parent if summary_file.name != "-" else Path(".")
     return table, chosen, where

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import SUMMARY_KEYS, echo_json, print_rich, write_summary
-from .main import cli
+from .group import cli
 
 
 @cli.command()
@@ -36,9 +36,9 @@ def merge(runs, out, log, as_json):
 
     import pandas as pd
 
-    from numberup.parts import MANIFEST, Manifest, merge_dirs, summed_seconds
-    from numberup.simulate import (compare_rows, finish_run_dir, results_from_run_dir,
-                                   summary_frame)
+    from numberup.runs.rundir import MANIFEST, Manifest, merge_dirs, summed_seconds
+    from numberup.runs.simulate import compare_rows, results_from_run_dir, summary_frame
+    from numberup.runs.sinks import finish_run_dir
 
     for src in runs:
         if not Path(src).is_dir():
@@ -78,7 +78,7 @@ def merge(runs, out, log, as_json):
     if as_json:
         echo_json([{k: row.get(k) for k in SUMMARY_KEYS} for row in rows])
     else:
-        from numberup.report import summary_table
+        from numberup.reports.text import summary_table
 
         click.echo(f"merged {len(runs)} runs: {sum(r.games for r in results):,} games into {out}")
         print_rich(summary_table(rows, title=f"numberup merge (seed {merged.manifest.seed})"))

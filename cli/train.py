@@ -1,5 +1,5 @@
 """The train command: the learned evaluation of afterstates per level, by self-play
-(:mod:`numberup.train`, :mod:`numberup.learned`)."""
+(:mod:`numberup.training.train`, :mod:`numberup.learned.value`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .common import MAX_SEED, LevelsParam, check_out_file, echo_json, jobs_option, progress_bar
-from .main import cli
+from .group import cli
 
 MAX_TRAIN_GAMES = 10**8
 
@@ -56,10 +56,10 @@ def train(levels, games, seed, tune, distil, jobs, out, as_json, progress):
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from numberup import train as T
-    from numberup.distil import games_for
-    from numberup.modelfile import model_path, save_model
-    from numberup.simulate import set_jobs
+    from numberup.training import train as T
+    from numberup.training.distil import games_for
+    from numberup.learned.modelfile import model_path, save_model
+    from numberup.runs.simulate import set_jobs
 
     jobs = set_jobs(jobs)
     games = games or T.DEFAULT_GAMES

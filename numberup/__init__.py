@@ -1,33 +1,15 @@
 """numberup: solver and Monte Carlo analyzer for *For One: Number Up*.
 
-The public API is imported lazily so that ``import numberup`` stays cheap (the CLI's ``--help``
-must not load numba).
+The package is layered, each layer importing only from itself and the layers below it
+(``tests/test_layers.py`` checks it): :mod:`numberup.game` (the rules as arrays) <-
+:mod:`numberup.evaluation` <- :mod:`numberup.learned` <- :mod:`numberup.players` <-
+:mod:`numberup.runs` <- :mod:`numberup.training`, :mod:`numberup.analysis` <-
+:mod:`numberup.reports`, :mod:`numberup.interactive`; the leaves :mod:`numberup.jit`,
+:mod:`numberup.errors`, :mod:`numberup.stats` and :mod:`numberup.files` serve them all. A name is
+imported from the module that defines it, e.g. ``from numberup.game.scorecard import score``.
+``import numberup`` loads nothing else (the command line's ``--help`` must not load numba).
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-_LAZY = {
-    "score": "numberup.scorecard",
-    "score_line": "numberup.scorecard",
-    "score_grids": "numberup.scorecard",
-    "GameScore": "numberup.scorecard",
-    "LineScore": "numberup.scorecard",
-    "LEVELS": "numberup.levels",
-    "CHAPTERS": "numberup.levels",
-    "get_level": "numberup.levels",
-    "parse_grid": "numberup.cards",
-    "format_grid": "numberup.cards",
-    "InputError": "numberup.cards",
-}
-
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'numberup' has no attribute {name!r}")
+__version__ = "0.2.0"

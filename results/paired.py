@@ -15,7 +15,7 @@ import argparse
 import numpy as np
 import pandas as pd
 
-from numberup import levels as L
+from numberup.game import levels as L
 
 
 def paired(run: str, player: str, baseline: str) -> pd.DataFrame:

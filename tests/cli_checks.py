@@ -8,7 +8,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from numberup_cli.main import cli, main
+from numberup_cli.group import cli
+
+from numberup_cli.main import main
 
 
 def _register_commands() -> None:

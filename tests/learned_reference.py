@@ -1,4 +1,4 @@
-"""Plain Python of the learned evaluation (numberup.learned): the weight indices of a line's
+"""Plain Python of the learned evaluation (numberup.learned.value): the weight indices of a line's
 features and the value of an afterstate, written from the module's description, for the
 kernels to be checked against."""
 
@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from numberup import features as F
-from numberup import learned as LE
-from numberup import levels as L
-from numberup.scorecard import score_line
-from numberup.scratch import DIST_HI, DIST_LO, N_STATS
+from numberup.learned import features as F
+from numberup.learned import value as LE
+from numberup.game import levels as L
+from numberup.game.scorecard import score_line
+from numberup.evaluation.layout import DIST_HI, DIST_LO, N_STATS
 
 
 def layout(p):
@@ -113,7 +113,7 @@ def p_at_least(p, full_value, row, shift, shares, weights, t):
 
 
 def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights, shares=None):
-    """V of a grid (see numberup.learned._afterstate_value); ``bases``: the lines' base
+    """V of a grid (see numberup.learned.value._afterstate_value); ``bases``: the lines' base
     estimates; ``shares``: on levels scored by the lowest line, each line's random-completion
     P(value >= t) (``p_at_least``)."""
     n = int(p[L.P_SIZE])

@@ -1,6 +1,6 @@
 """A replay checker for logged games, written from /work/shared/RULES.md alone.
 
-It does not import the game engine (``numberup.engine``, ``numberup.play``,
+It does not import the game engine (``numberup.game.engine``, ``numberup.runs.loop``,
 ``numberup.players``) nor anything else of ``numberup``: it re-plays one game of the log that
 ``numberup simulate --log FILE`` writes (one JSON object per line)::
 

@@ -26,11 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli_checks import assert_one_line_error, run_isolated
-from numberup.cards import COLOUR_LETTERS, deck, format_card
-from numberup.levels import get_level
-from numberup.players import PLAYERS
+from numberup.game.cards import COLOUR_LETTERS, deck, format_card
+from numberup.game.levels import get_level
+from numberup.players.registry import PLAYERS
 from numberup_cli.common import JobsParam, LevelsParam, TextFile
-from numberup_cli.main import cli
+import numberup_cli.main  # noqa: F401  (every command on the group)
+from numberup_cli.group import cli
 
 LEVELS = (1, 14, 19)  # a 5x5 level, a 4x4 one, a hand level on 6x6
 # CI: 400 fixed examples (derandomized: the same inputs on every run, about 25 s). For a longer

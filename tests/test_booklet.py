@@ -7,7 +7,7 @@ purple is written yellow (`y`): colour names are free, and the 6-colour levels u
 colours r o y g b n only.
 
 Every example is checked twice: against the plain-Python reference (tests/reference.py,
-``test_booklet_reference``) and against the implementation (``numberup.score_line``,
+``test_booklet_reference``) and against the implementation (``numberup.game.scorecard.score_line``,
 ``test_booklet_implementation``).  ``pytest tests/test_booklet.py -k reference`` runs the
 reference half alone.
 """
@@ -93,8 +93,8 @@ L3_LINE_VALUES = [6, 7, 7, 10, 5, 10, 10, 10, 5, 6, 4, 5]  # rows, columns, diag
 
 
 @pytest.fixture(scope="module")
-def numberup():
-    return pytest.importorskip("numberup")
+def scorecard():
+    return pytest.importorskip("numberup.game.scorecard")
 
 
 # ---------------------------------------------------------------------------
@@ -127,15 +127,15 @@ def test_reference_value_convention():
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, level, text, points, markers", EXAMPLES, ids=IDS)
-def test_booklet_implementation(numberup, name, level, text, points, markers):
-    got = numberup.score_line(level, text)
+def test_booklet_implementation(scorecard, name, level, text, points, markers):
+    got = scorecard.score_line(level, text)
     assert (got.points, got.markers, got.value) == (points, markers, ref_value(points, markers)), (
         f"level {level} line {text!r}"
     )
 
 
-def test_booklet_implementation_L3_game_lowest_line_4_gives_40(numberup):
-    result = numberup.score(3, L3_GRID)
+def test_booklet_implementation_L3_game_lowest_line_4_gives_40(scorecard):
+    result = scorecard.score(3, L3_GRID)
     assert result.total == 40
     assert [line.value for line in result.lines] == L3_LINE_VALUES
     diag0 = result.lines[10]

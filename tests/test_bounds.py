@@ -11,16 +11,16 @@ from numba import njit
 from numba.core import config
 
 from numberup.jit import SourcesDigestLocator, cache_dirname
-from numberup.levels import get_level
-from numberup.players import PLAYERS, parse_player
-from numberup.simulate import play_batch
+from numberup.game.levels import get_level
+from numberup.players.registry import PLAYERS, parse_player
+from numberup.runs.loop import play_batch
 
 # every player, and the parameters that reach more of its code: depth 2 walks chance nodes and
 # inner decisions (a sample keeps it quick); rollouts of every base player (a searching base
-# with a scratch of its own inside the rollout's); the exact endgame (numberup/endgame.py)
+# with a scratch of its own inside the rollout's); the exact endgame (numberup/evaluation/endgame.py)
 # behind both searchers' hooks, discards and hands of five included; the learned player's
 # look at the next card, card by card (level 3, with discards) and by value (level 9, the
-# largest tables of numberup/exact.py), after "@" the levels a spec plays instead of LEVELS
+# largest tables of numberup/evaluation/exact.py), after "@" the levels a spec plays instead of LEVELS
 # (rollouts of a searching base are slow on 19 and 20: tests/test_rollout_bases.py plays a
 # game of each on every level, under the same checks).
 SPECS = {
@@ -52,7 +52,7 @@ def test_the_suite_runs_with_bounds_checks():
 
 
 def test_bounds_checked_code_is_cached_apart(monkeypatch):
-    from numberup.scoring import _byte  # any kernel of the package
+    from numberup.game.scoring import _byte  # any kernel of the package
 
     py = _byte.py_func
     checked = SourcesDigestLocator.from_function(py, py.__code__.co_filename)

@@ -47,3 +47,40 @@ def test_processes_start_together_on_a_cold_cache(tmp_path):
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0 and err == "", err
     assert logs[4].read_text() == texts[0]
+
+
+def _all_modules():
+    import importlib
+    import pkgutil
+
+    import numberup
+
+    for info in pkgutil.walk_packages(numberup.__path__, "numberup."):
+        if not info.name.endswith("__main__"):
+            yield importlib.import_module(info.name)
+
+
+def test_every_compiled_kernel_is_covered_by_the_sources_digest():
+    """The cache directory is named after a digest of :func:`numberup.jit.kernel_sources`: a
+    kernel whose module were outside them could keep running stale cached code after an edit.
+    Every numba dispatcher of every module (kernels, and the players' specializations) must come
+    from a file the digest reads, and the layers it leaves out must hold none."""
+    from pathlib import Path
+
+    from numba.core.registry import CPUDispatcher
+
+    from numberup.jit import NO_KERNEL_LAYERS, kernel_sources
+
+    sources = {p.resolve() for p in kernel_sources()}
+    seen = 0
+    for module in _all_modules():
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher):
+                seen += 1
+                path = Path(sys.modules[value.py_func.__module__].__file__).resolve()
+                assert path in sources, f"{value.py_func.__qualname__} of {path} is not digested"
+        layer = module.__name__.split(".")[1] if "." in module.__name__ else ""
+        if layer in NO_KERNEL_LAYERS:
+            assert not any(isinstance(v, CPUDispatcher) and v.py_func.__module__ == module.__name__
+                           for v in vars(module).values()), f"{module.__name__} holds a kernel"
+    assert seen > 100  # the walk really found the kernels

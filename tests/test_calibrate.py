@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from cli_checks import assert_one_line_error, invoke, run_main
-from numberup.advise import advice
-from numberup.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
-from numberup.cards import format_card, format_grid
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.simulate import play_batch
+from numberup.analysis.advise import advice
+from numberup.analysis.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
+from numberup.game.cards import format_card, format_grid
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.runs.loop import play_batch
 from numberup.stats import wilson
 
 LEVEL, GAMES, SEED, M = 14, 24, 5, 16
@@ -129,7 +129,7 @@ def test_calibrate_from_bad_tables(capsys, tmp_path, pred):
 def test_reliability_plot_draws_the_table(pred):
     from matplotlib.container import ErrorbarContainer
 
-    from numberup.calibrate import reliability_plot
+    from numberup.reports.calibration import reliability_plot
 
     table = reliability(pred, bins=4)
     plot = reliability_plot(table)

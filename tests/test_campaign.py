@@ -18,10 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numberup.campaign import (Pmf, best_of_k_pmf, campaign, chapter_odds, chapter_total_pmf,
-                               empirical_pmf, expected_attempts, level_odds, level_samples,
-                               sum_pmf)
-from numberup.levels import CHAPTERS, LEVELS
+from numberup.analysis.campaign import (
+    Pmf, best_of_k_pmf, campaign, chapter_odds, chapter_total_pmf, empirical_pmf,
+    expected_attempts, level_odds, level_samples, sum_pmf,
+)
+from numberup.game.levels import CHAPTERS, LEVELS
 from numberup.stats import summarize
 from cli_checks import assert_one_line_error, invoke, run_main
 

@@ -31,7 +31,8 @@ from reference import (  # noqa: E402
 import numberup_cli.campaign  # noqa: E402,F401  (registers campaign)
 import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
 import numberup_cli.reports  # noqa: E402,F401  (registers plot)
-from numberup_cli.main import cli, main  # noqa: E402
+from numberup_cli.group import cli  # noqa: E402
+from numberup_cli.main import main  # noqa: E402
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
@@ -76,7 +77,7 @@ RULINGS_BY_LEVEL = {
 
 @pytest.mark.parametrize("level", ALL_LEVELS, ids=LEVEL_IDS)
 def test_levels_one_level_shows_rulings(level):
-    from numberup.levels import RULINGS, get_level
+    from numberup.game.levels import RULINGS, get_level
 
     out = invoke(["levels", "--level", str(level)])
     flat = " ".join(out.split()).lower()

@@ -1,4 +1,4 @@
-"""Distilling the look into the one-move learned player (numberup.distil): the compiled loop
+"""Distilling the look into the one-move learned player (numberup.training.distil): the compiled loop
 against the same loop in plain Python, determinism, weights that move the student toward the
 teacher, and the train command's option."""
 
@@ -12,10 +12,10 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_checks import assert_one_line_error, run_main  # noqa: E402
 
-from numberup import distil as D  # noqa: E402
-from numberup import levels as L  # noqa: E402
-from numberup import modelfile as MF  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
+from numberup.training import distil as D  # noqa: E402
+from numberup.game import levels as L  # noqa: E402
+from numberup.learned import modelfile as MF  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
 
 LEVEL = 2
 
@@ -27,20 +27,20 @@ def _played_weights():
 
 
 def _python_distil(W, seed, first, n, eta):
-    """:func:`numberup.distil._distil_template` in plain Python (the players, the engine and the
+    """:func:`numberup.training.distil._distil_template` in plain Python (the players, the engine and the
     line features are the package's kernels, each checked against Python elsewhere): returns
     the weights and (decisions, decisions where the two players differed)."""
-    from numberup.completions import _estimate_lines
-    from numberup.engine import (
+    from numberup.evaluation.completions import _estimate_lines
+    from numberup.game.engine import (
         _apply, _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard,
         _undo_apply,
     )
-    from numberup.features import MAX_FEATURES, _line_features, _tally
-    from numberup.grid import geometry
-    from numberup.players import parse_player
-    from numberup.scratch import new_scratch
-    from numberup.search import _fill_pool
-    from numberup.state import I_FILLED, new_state
+    from numberup.learned.features import MAX_FEATURES, _line_features, _tally
+    from numberup.game.grid import geometry
+    from numberup.players.registry import parse_player
+    from numberup.players.scratch import new_scratch
+    from numberup.evaluation.sampled import _fill_pool
+    from numberup.game.state import I_FILLED, new_state
 
     lv = get_level(LEVEL)
     p = L.PARAMS[LEVEL]

@@ -16,11 +16,12 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from numberup.distributed import ClusterError, check_workers, connect, parse_dask  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
-from numberup.runner import play_chunk, play_ranges  # noqa: E402
-from numberup.simulate import play_batch, run  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
+from numberup.runs.cluster import ClusterError, check_workers, connect, parse_dask  # noqa: E402
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.runs.chunks import play_chunk, play_ranges  # noqa: E402
+from numberup.runs.loop import play_batch  # noqa: E402
+from numberup.runs.simulate import run  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
 
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
@@ -29,7 +30,7 @@ FIELDS = ("seeds", "scores", "lines", "decks", "moves")
 
 @pytest.fixture(scope="module")
 def cluster():
-    from numberup.distributed import local_cluster
+    from numberup.runs.cluster import local_cluster
 
     with local_cluster(2) as lc, distributed.Client(lc) as client:
         yield lc, client, connect(client, "local:2")
@@ -113,7 +114,7 @@ def test_cli_on_a_cluster_address_writes_the_local_tables(cluster, tmp_path):
 
 def pretend_build(build):
     """On a worker: report ``build`` as numberup's build (None: the real one again)."""
-    import numberup.parts as parts
+    import numberup.runs.rundir as parts
 
     if not hasattr(parts, "_real_build_id"):
         parts._real_build_id = parts.build_id
@@ -150,7 +151,7 @@ def test_parse_dask():
 
 
 def test_unreachable_scheduler_is_one_line():
-    from numberup.distributed import dask_backend
+    from numberup.runs.cluster import dask_backend
 
     with pytest.raises(ClusterError, match="cannot reach"):
         with dask_backend("tcp://127.0.0.1:9", timeout=1):

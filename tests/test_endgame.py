@@ -1,4 +1,4 @@
-"""The exact endgame (numberup/endgame.py) against the plain-Python expectiminimax of
+"""The exact endgame (numberup/evaluation/endgame.py) against the plain-Python expectiminimax of
 tests/expectiminimax.py, on random endgames of every level, and in play.
 
 With ``endgame=3`` a searcher's decision at 1-3 empty cells is exact: advise's value of every
@@ -19,10 +19,12 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from expectiminimax import DISCARDS, HAND, action_values, position_texts, random_position  # noqa: E402
 
-from numberup.advise import advise  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
-from numberup.simulate import GameLog, play_batch, run  # noqa: E402
+from numberup.analysis.advise import advise  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.runs.sinks import GameLog
+from numberup.runs.loop import play_batch  # noqa: E402
+from numberup.runs.simulate import run  # noqa: E402
 from test_search import OBJECTIVE_KEY, TOL, _action  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))

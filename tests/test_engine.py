@@ -24,10 +24,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference import LEVELS as REF_LEVELS, ref_game_lines, ref_medal  # noqa: E402
 from replay import replay, replay_log  # noqa: E402
 
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
-from numberup.rng import game_seed  # noqa: E402
-from numberup.simulate import GameLog, GameTable, game_records, play_batch, run  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.game.rng import game_seed  # noqa: E402
+from numberup.runs.sinks import GameLog, GameTable, game_records
+from numberup.runs.loop import play_batch  # noqa: E402
+from numberup.runs.simulate import run  # noqa: E402
 from cli_checks import invoke  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
@@ -361,7 +363,7 @@ def test_interrupted_run_keeps_whole_files(tmp_path):
 def test_ctrl_c_keeps_finished_games(tmp_path, monkeypatch):
     """run_runs as simulate calls it; a Ctrl-C (SIGINT) arrives while the first chunk is kept."""
     import pyarrow.parquet as pq
-    from numberup.parts import RunDir
+    from numberup.runs.rundir import RunDir
     from numberup_cli.commands import run_runs
 
     write_part = RunDir.write_part
@@ -391,7 +393,7 @@ def test_ctrl_c_keeps_finished_games(tmp_path, monkeypatch):
 def test_failing_write_keeps_the_finished_chunks_only(tmp_path, monkeypatch):
     """A chunk that cannot be written stops the run: the chunks kept before stay (for
     --resume), no half-written file is left, and no table is built over the failure."""
-    from numberup.parts import RunDir
+    from numberup.runs.rundir import RunDir
     from numberup_cli.commands import run_runs
 
     write_part = RunDir.write_part

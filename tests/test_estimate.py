@@ -1,4 +1,4 @@
-"""advise's estimates: what a named player reaches after each action (numberup.estimate).
+"""advise's estimates: what a named player reaches after each action (numberup.analysis.estimate).
 
 Two checks of different kinds:
 
@@ -29,21 +29,19 @@ from expectiminimax import action_values, outcomes, position_texts, random_posit
 from reference import parse_card  # noqa: E402
 
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
-from numberup import levels as L  # noqa: E402
-from numberup.advise import advice  # noqa: E402
-from numberup.engine import (  # noqa: E402
+from numberup.game import levels as L  # noqa: E402
+from numberup.analysis.advise import advice  # noqa: E402
+from numberup.game.engine import (
     _apply, _begin_turn, _candidates, _done, _fill_deck, _load_state, _may_discard,
 )
-from numberup.estimate import seeds, summarize  # noqa: E402
-from numberup.grid import geometry  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
-from numberup.rng import _shuffle  # noqa: E402
-from numberup.scratch import new_scratch  # noqa: E402
-from numberup.state import (  # noqa: E402
-    I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _copy_state, new_state,
-)
-from numberup.tally import _rescore_all, _result  # noqa: E402
+from numberup.analysis.estimate import seeds, summarize  # noqa: E402
+from numberup.game.grid import geometry  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.game.rng import _shuffle  # noqa: E402
+from numberup.players.scratch import new_scratch  # noqa: E402
+from numberup.game.state import I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _copy_state, new_state
+from numberup.game.tally import _rescore_all, _result  # noqa: E402
 
 
 def _loaded(level: int, state, gone) -> object:
@@ -206,26 +204,27 @@ def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
     """'auto' ranks with rollout:n=4000 where rollout:n=200 has the higher mean in the summary
     table, with expectimax where expectimax has, and with expectimax without a table; a named
     searcher is taken as it is."""
-    from numberup import advise as A
-    from numberup import standing
+    from numberup.analysis import advise as A
+    from numberup.analysis import catalog
 
     table = tmp_path / "summary.csv"
-    table.write_text("level,policy,games,mean,p_gold\n"
-                     "14,expectimax,100,210.0,0.8\n14,rollout:n=200,100,220.0,0.9\n"
-                     "20,expectimax,100,26.9,0.03\n20,rollout:n=200,100,4.1,0.03\n")
-    monkeypatch.setattr(standing, "SUMMARY", table)
+    table.write_text("level,policy,games,mean,p_bronze,p_silver,p_gold,seconds_per_game\n"
+                     "14,expectimax,100,210.0,1,1,0.8,0.001\n14,rollout:n=200,100,220.0,1,1,0.9,0.1\n"
+                     "20,expectimax,100,26.9,1,1,0.03,0.01\n20,rollout:n=200,100,4.1,1,1,0.03,0.1\n")
+    monkeypatch.setattr(catalog, "SUMMARY", table)
     assert A.advisor_for(14)[0] == "rollout:n=4000"
     spec, why = A.advisor_for(20, "Auto")
     assert spec == "expectimax" and "level 20" in why and "26.9" in why
     assert A.advisor_for(20, "rollout:n=50") == ("rollout:n=50", "")
-    monkeypatch.setattr(standing, "SUMMARY", tmp_path / "missing.csv")
+    monkeypatch.setattr(catalog, "SUMMARY", tmp_path / "missing.csv")
     assert A.advisor_for(14) == ("expectimax", "auto: results/summary.csv not found")
 
 
 def test_advise_command_defaults_are_the_library_defaults():
     """The CLI spells its defaults out (so --help loads no numba); they must be advise's."""
-    from numberup import advise as A
-    from numberup_cli.main import cli
+    from numberup.analysis import advise as A
+    import numberup_cli.main  # noqa: F401  (every command on the group)
+    from numberup_cli.group import cli
 
     opts = {p.name: p.default for p in cli.commands["advise"].params}
     assert (opts["policy"], opts["for_player"], int(opts["estimate"]), opts["continuations"]) == (

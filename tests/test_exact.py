@@ -1,11 +1,11 @@
 """The learned player's line estimates and its look at the next card, against plain Python.
 
-- :mod:`numberup.exact`'s exact estimates (value-count and colour-sum rules), every
+- :mod:`numberup.evaluation.exact`'s exact estimates (value-count and colour-sum rules), every
   completion of a line laid in turn, and one more card of each value: every completion of the line by distinct cards of
   the pool, scored by the reference scorer (tests/reference.py).
 - Stratified completions: their mean over many decisions is the exact mean, and they vary
   less than independent completions of the same number.
-- :mod:`numberup.lookahead`: the value-count shortcut gives the values of trying every next
+- :mod:`numberup.learned.lookahead`: the value-count shortcut gives the values of trying every next
   card on every cell, and both give what plain Python gives (tests/learned_reference.py) on
   late positions.
 """
@@ -23,14 +23,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import learned_reference as REF  # noqa: E402
 import reference as R  # noqa: E402
 
-from numberup import completions as CO  # noqa: E402
-from numberup import exact as EX  # noqa: E402
-from numberup import learned as LE  # noqa: E402
-from numberup import levels as L  # noqa: E402
-from numberup.grid import geometry  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.scratch import DIST_HI, DIST_LO, N_STATS, new_scratch  # noqa: E402
-from numberup.state import new_state  # noqa: E402
+from numberup.evaluation import completions as CO  # noqa: E402
+from numberup.evaluation import exact as EX  # noqa: E402
+from numberup.learned import value as LE  # noqa: E402
+from numberup.game import levels as L  # noqa: E402
+from numberup.game.grid import geometry  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.evaluation.layout import DIST_HI, DIST_LO, N_STATS  # noqa: E402
+from numberup.players.scratch import new_scratch  # noqa: E402
+from numberup.game.state import new_state  # noqa: E402
 
 EXACT_LEVELS = [n for n in range(1, 21) if EX.family(n) != EX.NONE]
 VALUE_LEVELS = [n for n in range(1, 21) if EX.family(n) == EX.VALUES]
@@ -167,7 +168,7 @@ def test_every_completion_is_every_completion(level):
 
 @pytest.mark.parametrize("level", SAMPLED_LEVELS, ids=[f"level-{n}" for n in SAMPLED_LEVELS])
 def test_stratified_completions_are_unbiased_and_steadier(level):
-    from numberup.search import _estimate_line
+    from numberup.evaluation.sampled import _estimate_line
 
     lv, p, geo, S, X = _scratch(level)
     rng = random.Random(300 + level)
@@ -198,7 +199,7 @@ def test_stratified_completions_are_unbiased_and_steadier(level):
 
 @pytest.mark.parametrize("level", VALUE_LEVELS, ids=[f"level-{n}" for n in VALUE_LEVELS])
 def test_predictions_ahead_are_line_predictions(level):
-    from numberup.lookahead import _line_ahead
+    from numberup.learned.lookahead import _line_ahead
 
     lv, p, geo, S, X = _scratch(level)
     rng = random.Random(400 + level)
@@ -257,14 +258,16 @@ def REF_mean(level, cells, pool):
 def _learned_positions(level, games):
     """Every decision of ``games`` games of the learned player (one move deep), with its
     one-move values: (S, X, cand, n_cand, may_discard, rng state) at each, in turn."""
-    from numberup.engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard
-    from numberup.players import parse_player
-    from numberup.players.learned import _kernel
+    from numberup.game.engine import (
+        _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard,
+    )
+    from numberup.players.registry import parse_player
+    from numberup.players.learned import kernel_for
 
     lv, p, geo, S, _ = _scratch(level)
     player = parse_player("learned:depth=1")
     X = new_scratch(lv, player)
-    one_move = _kernel(False, 1)
+    one_move = kernel_for(False, 1)
     deck = np.zeros(lv.deck_size, np.int8)
     for g in range(games):
         _deal(p, geo, S, deck, np.uint64(11), g, False)
@@ -287,7 +290,7 @@ def _learned_positions(level, games):
 
 @pytest.mark.parametrize("level", VALUE_LEVELS, ids=[f"level-{n}" for n in VALUE_LEVELS])
 def test_the_value_count_look_is_every_card_on_every_cell(level):
-    from numberup.lookahead import _card_by_card, _values_lookahead
+    from numberup.learned.lookahead import _card_by_card, _values_lookahead
 
     p = L.PARAMS[level]
     geo = geometry(get_level(level).size)
@@ -323,7 +326,7 @@ def _python_look(level, grid, card, unseen, W):
     on offer, the mean over the next card (each unseen card alike) of the best learned value
     (tests/learned_reference.py) after it is placed too, every line's base the exact mean of
     its completions from the cards to come (``unseen``; enumerated, scored by the package)."""
-    from numberup.scorecard import score_line
+    from numberup.game.scorecard import score_line
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -363,7 +366,7 @@ def _python_look(level, grid, card, unseen, W):
 
 @pytest.mark.parametrize("level", [1, 6], ids=["level-1", "level-6"])
 def test_the_look_at_the_next_card_matches_python(level):
-    from numberup.lookahead import _card_by_card
+    from numberup.learned.lookahead import _card_by_card
 
     p = L.PARAMS[level]
     lv = get_level(level)

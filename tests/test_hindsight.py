@@ -16,9 +16,9 @@ from reference import ref_game, ref_line, ref_value  # noqa: E402
 from replay import replay  # noqa: E402
 
 import numberup_cli.hindsight  # noqa: E402,F401  (registers the command)
-from numberup import bounds, hindsight  # noqa: E402
-from numberup.grid import geometry  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
+from numberup.analysis import bounds, hindsight  # noqa: E402
+from numberup.game.grid import geometry  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,8 +173,8 @@ def test_found_games_replay_with_their_score(level):
 
 
 def test_deal_is_the_deck_simulate_deals():
-    from numberup.players import parse_player
-    from numberup.simulate import play_batch
+    from numberup.players.registry import parse_player
+    from numberup.runs.loop import play_batch
 
     for level in (1, 18):
         batch = play_batch(get_level(level), parse_player("random"), 99, 3, 2, 1)
@@ -235,7 +235,7 @@ def test_compare_with_hindsight_on_the_same_deals():
 def test_level_table_pairs_deals_and_picks_the_best_player():
     import pandas as pd
 
-    from numberup.hindsight_report import gold_plot, level_table
+    from numberup.reports.hindsight import gold_plot, level_table
 
     gold = get_level(1).medals[2]
     deals = pd.DataFrame({"level": 1, "game": [0, 1, 2, 3], "found": [gold, gold + 5, gold - 1, gold],

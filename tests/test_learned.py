@@ -15,13 +15,13 @@ import learned_reference as REF  # noqa: E402
 from cli_checks import assert_one_line_error, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
-from numberup import features as F  # noqa: E402
-from numberup import learned as LE  # noqa: E402
-from numberup import levels as L  # noqa: E402
-from numberup import modelfile as MF  # noqa: E402
-from numberup.cards import InputError  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.train import evaluation_error, play_with, train_level  # noqa: E402
+from numberup.learned import features as F  # noqa: E402
+from numberup.learned import value as LE  # noqa: E402
+from numberup.game import levels as L  # noqa: E402
+from numberup.learned import modelfile as MF  # noqa: E402
+from numberup.errors import InputError  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.training.train import evaluation_error, play_with, train_level  # noqa: E402
 
 TINY = 1500  # games of a tiny training run (seconds)
 JUDGE = 120  # games of seed 2026 (never trained on) to judge it by
@@ -36,9 +36,9 @@ def tiny():
 
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
 def test_feature_and_value_kernels_match_python(level):
-    from numberup.grid import geometry
-    from numberup.scratch import new_scratch
-    from numberup.state import I_FILLED, I_UNSEEN, new_state
+    from numberup.game.grid import geometry
+    from numberup.players.scratch import new_scratch
+    from numberup.game.state import I_FILLED, I_UNSEEN, new_state
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -76,9 +76,9 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
     """The learned player predicts every line once per card (_predict_lines) and, per move,
     only the lines through its cell (_value_after_placing): the value is exactly
     _afterstate_value's, and _unplace puts the lines' former state back."""
-    from numberup.grid import geometry
-    from numberup.scratch import new_scratch
-    from numberup.state import I_FILLED, I_UNSEEN, new_state
+    from numberup.game.grid import geometry
+    from numberup.players.scratch import new_scratch
+    from numberup.game.state import I_FILLED, I_UNSEEN, new_state
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -124,7 +124,7 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
 def _random_shares(rng):
     """A line's random-completion P(value >= t) for every t: falling with t, from 1 (every
     completion) to 0 (none), with values in between."""
-    from numberup.scratch import EVAL_WIDTH
+    from numberup.evaluation.layout import EVAL_WIDTH
 
     width = EVAL_WIDTH - 5
     ones = rng.randrange(width)
@@ -134,8 +134,8 @@ def _random_shares(rng):
 
 @pytest.mark.parametrize("level", [3, 8, 14, 20])
 def test_medal_kernel_matches_python(level):
-    from numberup.players.learned import _medals
-    from numberup.scratch import new_scratch
+    from numberup.learned.value import _medals
+    from numberup.players.scratch import new_scratch
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -179,7 +179,7 @@ def test_tiny_training_improves_play_on_unseen_decks(tiny):
 def test_the_scale_chosen_plays_best_on_the_tuning_decks(tiny):
     """tune_scale keeps the scale of the highest mean (ties: the smaller), and each scale's
     mean is that of the learned player with the model's weights times it."""
-    from numberup.train import SCALES, tune_scale
+    from numberup.training.train import SCALES, tune_scale
 
     scale, means = tune_scale(16, tiny[16], 5, TINY, 12)
     assert list(means) == list(SCALES)
@@ -192,8 +192,8 @@ def test_the_scale_chosen_plays_best_on_the_tuning_decks(tiny):
 def test_the_player_plays_with_the_scaled_model():
     """The learned player's scratch carries the package's model times the model's own scale,
     or times the scale its spec names; expectimax:eval=learned and rollout bases the model's."""
-    from numberup.players import parse_player
-    from numberup.scratch import new_scratch
+    from numberup.players.registry import parse_player
+    from numberup.players.scratch import new_scratch
 
     lv = get_level(17)
     weights, facts = MF.load_model(17)
@@ -312,8 +312,9 @@ def _main(argv, capsys):
 def test_learned_games_replay(level, tmp_path):
     """The shipped model of every level plays legal games (tests/replay.py), and
     expectimax:eval=learned plays the same games as the learned player one move deep."""
-    from numberup.players import parse_player
-    from numberup.simulate import GameLog, run
+    from numberup.players.registry import parse_player
+    from numberup.runs.sinks import GameLog
+    from numberup.runs.simulate import run
 
     path = tmp_path / "games.jsonl"
     log = GameLog(path)
@@ -325,7 +326,7 @@ def test_learned_games_replay(level, tmp_path):
     assert [r["score"] for r in records] == result.all_scores.tolist()
     # expectimax:eval=learned plays the kernel one move deep, as learned:depth=1 does (the
     # learned player's default looks at the next card where that is cheap: value-count rules)
-    from numberup.exact import VALUES, family
+    from numberup.evaluation.exact import VALUES, family
 
     one_move = result if family(level) != VALUES else run(
         get_level(level), parse_player("learned:depth=1"), 2, seed=11, jobs=1)

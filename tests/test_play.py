@@ -17,18 +17,20 @@ from cli_checks import assert_one_line_error, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
 import numberup_cli.play  # noqa: E402,F401  (registers play and assist)
-from numberup.cards import InputError, format_card, parse_card  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.session import Session, cell_name, deal, parse_cell  # noqa: E402
-from numberup.terminal import Table, make_console  # noqa: E402
+from numberup.errors import InputError
+from numberup.game.cards import format_card, parse_card  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.interactive.session import Session, deal
+from numberup.game.cells import cell_name, parse_cell  # noqa: E402
+from numberup.interactive.terminal import Table, make_console  # noqa: E402
 
 TINY = "expectimax:k=2"  # a searcher for hints and proposals that answers at once
 
 
 def test_deal_is_simulates_deck():
     """Game I of seed S is the deck simulate deals to its game I."""
-    from numberup.players import parse_player
-    from numberup.simulate import play_batch
+    from numberup.players.registry import parse_player
+    from numberup.runs.loop import play_batch
 
     for level, seed, game in ((1, 1, 0), (13, 7, 3), (19, 2026, 11), (20, 5, 1)):
         lv = get_level(level)
@@ -289,7 +291,7 @@ def test_end_of_input_saves(tmp_path):
 
 def test_end_screen_compares_with_the_solver(tmp_path):
     """The end screen names the solver's result on the same deal and the standing."""
-    from numberup.standing import solver_on_deal
+    from numberup.analysis.standing import solver_on_deal
 
     text, expected = _script(1, 3, 0)
     s = Session(get_level(1), "play", 3, 0)
@@ -302,12 +304,12 @@ def test_end_screen_compares_with_the_solver(tmp_path):
 
 
 def test_end_screen_shows_foresight_when_there(tmp_path, monkeypatch):
-    """With a numberup.hindsight module offering solve(level, seed, game), its result on the
+    """With a numberup.analysis.hindsight module offering solve(level, seed, game), its result on the
     deal is shown; without one, nothing is said about foresight."""
     import types
 
     calls = []
-    fake = types.ModuleType("numberup.hindsight")
+    fake = types.ModuleType("numberup.analysis.hindsight")
 
     def solve(level, seed, game):
         calls.append((level, seed, game))
@@ -316,7 +318,7 @@ def test_end_screen_shows_foresight_when_there(tmp_path, monkeypatch):
     fake.solve = solve
     text, _ = _script(2, 5, 1)
     for module in (None, fake):
-        monkeypatch.setitem(sys.modules, "numberup.hindsight", module)
+        monkeypatch.setitem(sys.modules, "numberup.analysis.hindsight", module)
         s = Session(get_level(2), "play", 5, 1)
         table, out, _ = _table(s, text, tmp_path, log=False, compare=True)
         table.run()

@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.patches import StepPatch
 
-from numberup.levels import get_level
-from numberup.plots import (PALETTE, budget_family, budget_plot, dist_plot, histogram_bins,
-                            medals_plot, read_runs)
+from numberup.game.levels import get_level
+from numberup.reports.plots import dist_plot, histogram_bins, medals_plot
+from numberup.reports.style import PALETTE
+from numberup.reports.budget import budget_family, budget_plot
+from numberup.runs.tables import read_runs
 from cli_checks import assert_one_line_error, invoke, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -23,21 +23,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 from replay import replay  # noqa: E402
 
-from numberup import levels as L  # noqa: E402
-from numberup import modelfile as MF  # noqa: E402
-from numberup.engine import (  # noqa: E402
-    _apply, _begin_turn, _candidates, _deal, _done, _may_discard,
-)
-from numberup.grid import geometry  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import PLAYERS, parse_player  # noqa: E402
+from numberup.game import levels as L  # noqa: E402
+from numberup.learned import modelfile as MF  # noqa: E402
+from numberup.game.engine import _apply, _begin_turn, _candidates, _deal, _done, _may_discard
+from numberup.game.grid import geometry  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.players.registry import PLAYERS, parse_player  # noqa: E402
 from numberup.players.rollout import BASES, DEFAULT_BK, base_player  # noqa: E402
-from numberup.rng import _below, _mix, _next, _shuffle  # noqa: E402
-from numberup.scratch import new_scratch  # noqa: E402
-from numberup.search import _objective  # noqa: E402
-from numberup.simulate import GameLog, play_batch, run  # noqa: E402
-from numberup.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state  # noqa: E402
-from numberup.tally import _result  # noqa: E402
+from numberup.game.rng import _below, _mix, _next, _shuffle  # noqa: E402
+from numberup.players.scratch import new_scratch  # noqa: E402
+from numberup.evaluation.sampled import _objective  # noqa: E402
+from numberup.runs.sinks import GameLog
+from numberup.runs.loop import play_batch  # noqa: E402
+from numberup.runs.simulate import run  # noqa: E402
+from numberup.game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state  # noqa: E402
+from numberup.game.tally import _result  # noqa: E402
 
 LEVELS = range(1, 21)
 IDS = [f"level-{n}" for n in LEVELS]

@@ -14,10 +14,12 @@ import time
 import pandas as pd
 import pytest
 
-from numberup.levels import get_level
-from numberup.parts import Manifest, RunDir, gaps
-from numberup.players import parse_player
-from numberup.simulate import finish_run_dir, play_batch, run
+from numberup.game.levels import get_level
+from numberup.runs.rundir import Manifest, RunDir, gaps
+from numberup.players.registry import parse_player
+from numberup.runs.sinks import finish_run_dir
+from numberup.runs.loop import play_batch
+from numberup.runs.simulate import run
 
 from cli_checks import assert_one_line_error, invoke, run_main
 
@@ -89,7 +91,9 @@ def subprocess_free_resume(out, log):
     """``simulate --resume`` in-process; returns the counts it announced on stderr."""
     from click.testing import CliRunner
 
-    from numberup_cli.main import cli
+    import numberup_cli.main  # noqa: F401  (every command on the group)
+
+    from numberup_cli.group import cli
 
     res = CliRunner().invoke(cli, ["simulate", "--level", "1,14", "--policy", "greedy", "--games",
                                    "300", "--seed", "5", "--out", str(out), "--resume", "--log",
@@ -173,7 +177,7 @@ def test_merge_of_split_runs_equals_one_run(whole, halves, tmp_path):
 
 
 def test_plots_read_a_split_run_as_one(whole, halves):
-    from numberup.plots import read_runs
+    from numberup.runs.tables import read_runs
 
     split, one = read_runs([halves / "b", halves / "a"]), read_runs([whole / "run"])
     key = ["level", "policy", "game"]

@@ -35,10 +35,11 @@ from expectiminimax import (  # noqa: E402
 )
 from reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_card, parse_grid  # noqa: E402
 
-from numberup.advise import advise  # noqa: E402
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import LATE_CELLS, parse_player  # noqa: E402
-from numberup.simulate import play_batch  # noqa: E402
+from numberup.analysis.advise import advise  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.evaluation.sampled import LATE_CELLS
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.runs.loop import play_batch  # noqa: E402
 from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
 ALL_LEVELS = list(range(1, 21))
@@ -245,9 +246,10 @@ def test_lowest_line_mean_is_the_expected_minimum(level):
 
     import numpy as np
 
-    from numberup import levels as L
-    from numberup.scratch import DIST_HI, DIST_LO, new_scratch
-    from numberup.search import _evaluate
+    from numberup.game import levels as L
+    from numberup.evaluation.layout import DIST_HI, DIST_LO
+    from numberup.players.scratch import new_scratch
+    from numberup.evaluation.sampled import _evaluate
 
     p = L.PARAMS[level]
     nl = int(p[L.P_NLINES])

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from cli_checks import assert_one_line_error, run_main
-from numberup import levels as L
-from numberup.cards import InputError
-from numberup.levels import get_level
-from numberup.players import parse_player
-from numberup.scratch import new_scratch
-from numberup.search import MAX_K, _completion_index, _evaluate
-from numberup.state import MAX_LINES
+from numberup.game import levels as L
+from numberup.errors import InputError
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.players.scratch import new_scratch
+from numberup.evaluation.sampled import MAX_K, _completion_index, _evaluate
+from numberup.game.state import MAX_LINES
 
 
 def test_every_completion_has_a_number_of_its_own():

@@ -10,9 +10,10 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from replay import replay  # noqa: E402
 
-from numberup.levels import get_level  # noqa: E402
-from numberup.players import parse_player  # noqa: E402
-from numberup.simulate import GameLog, run  # noqa: E402
+from numberup.game.levels import get_level  # noqa: E402
+from numberup.players.registry import parse_player  # noqa: E402
+from numberup.runs.sinks import GameLog
+from numberup.runs.simulate import run  # noqa: E402
 
 SEARCHERS = ["expectimax", "expectimax:depth=2,sample=3,k=8", "rollout:n=20",
              "expectimax:endgame=3", "rollout:n=20,endgame=3"]

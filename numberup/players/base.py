@@ -5,10 +5,10 @@ state (``looks_ahead``, ``tracks``) and its kernel ``action``, with the signatur
 
     action(p, geo, S, X, cand, n_cand, may_discard, params) -> (hand slot, cell or -1)
 
-``S`` is the state (:mod:`numberup.state`), ``X`` the player's scratch
-(:class:`numberup.scratch.Scratch`, sized from the level), ``cand[:n_cand]`` the cells on offer,
+``S`` is the state (:mod:`numberup.game.state`), ``X`` the player's scratch
+(:class:`numberup.players.scratch.Scratch`, sized from the level), ``cand[:n_cand]`` the cells on offer,
 ``params`` the ``float64`` array of its parameters in declaration order. The game loop
-(:mod:`numberup.play`) is compiled once per player, with that player's kernel inlined.
+(:mod:`numberup.runs.loop`) is compiled once per player, with that player's kernel inlined.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import InputError
-from ..search import LATE_CELLS
+from ..errors import InputError
+from ..evaluation.sampled import LATE_CELLS
 
 OBJECTIVES = ("mean", "bronze", "silver", "gold")
 OBJECTIVE_HELP = ("what to maximise: the mean score or P(medal); P(medal) steers throughout "
@@ -68,7 +68,7 @@ class PlayerType:
     variant compiles only its own code, under its own name. ``base``: for a player that plays
     games out with another player (rollouts), a function ``params -> Player`` giving that base
     player, whose own scratch and parameters it carries in ``X.base``
-    (:class:`numberup.scratch.Base`).
+    (:class:`numberup.players.scratch.Base`).
     """
 
     name: str
@@ -80,7 +80,6 @@ class PlayerType:
     advises: bool = False
     variant: Any = None
     base: Any = None
-    id: int = -1  # its place in the registry, set by :func:`numberup.players.register`
 
 
 @dataclass(frozen=True)
@@ -90,10 +89,6 @@ class Player:
     spec: str
     kind: PlayerType
     params: np.ndarray
-
-    @property
-    def id(self) -> int:
-        return self.kind.id
 
     @property
     def action(self):

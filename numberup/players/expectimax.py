@@ -1,4 +1,4 @@
-"""The expectimax player over the evaluation of unfinished grids (:mod:`numberup.search`).
+"""The expectimax player over the evaluation of unfinished grids (:mod:`numberup.evaluation.sampled`).
 
 ``expectimax:depth=D,sample=S,k=K,objective=O``: decision nodes over every action (hand slot x
 cell, and a discard while discards remain), chance nodes over the next card (all unseen cards
@@ -7,29 +7,35 @@ with equal probability, or a random sample of ``S`` of them), and the evaluation
 move by the evaluation of the grid right after it; depth 2 also averages over every next card
 and its best placement (the most this player searches: see :func:`_chance_decide`).
 ``eval=learned`` judges each action by the learned value of its afterstate instead
-(:mod:`numberup.learned`, made by ``numberup train``): the ``learned`` player's kernel.
+(:mod:`numberup.learned.value`, made by ``numberup train``): the ``learned`` player's kernel.
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
-(:mod:`numberup.endgame`), and so are the values it leaves for advice.
+(:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import levels as L
-from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import _candidates, _done, _draw, _may_discard, _undraw
+from ..game import levels as L
+from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
+from ..game.engine import _candidates, _done, _draw, _may_discard, _undraw
 from ..jit import kernel, specialize
-from ..rng import _below, _next
-from ..scratch import MAX_DEPTH
-from ..search import (
+from ..game.rng import _below, _next
+from ..evaluation.layout import MAX_DEPTH
+from ..evaluation.sampled import (
     MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
 )
-from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN
+from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
+from .learned import kernel_for
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE, X_EVAL, X_ENDGAME = 0, 1, 2, 3, 4, 5
+# where the learned player's kernel finds these parameters (eval=learned: it estimates lines
+# exactly wherever the rule allows and looks no further than the move, so ``exact``, ``depth``
+# and ``width`` have no place of their own and are never read)
+_FOR_LEARNED = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1,
+                    _DEPTH_AT=X_K, _WIDTH_AT=X_K)
 EVALS = ("random", "learned")  # eval=learned: the scratch carries the level's model
 ROOT, LEAF = 0, 1  # decision depths in the tree
 MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more looks at them all
@@ -157,11 +163,9 @@ def _by_depth(params):
     its afterstate, one move deep as ``learned:depth=1``; ``depth``, ``sample`` and ``k``
     unused; ``endgame`` as the learned player's)."""
     if int(params[X_EVAL]) == EVALS.index("learned"):
-        from .learned import FOR_EXPECTIMAX, with_endgame
-
-        if params[X_ENDGAME] > 0:
-            return "learned_endgame", with_endgame(True)
-        return "learned", FOR_EXPECTIMAX
+        endgame = params[X_ENDGAME] > 0
+        return ("learned_endgame" if endgame else "learned"), kernel_for(
+            endgame, 1, _FOR_LEARNED, "expectimax")
     depth = min(int(params[X_DEPTH]), MAX_DEPTH)
     if params[X_ENDGAME] > 0:
         return f"depth{depth}_endgame", WITH_ENDGAME[depth]

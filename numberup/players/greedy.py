@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..jit import kernel
-from ..rng import _below
-from ..state import I_HAND
-from ..tally import _line_sums, _result, _result_if
+from ..game.rng import _below
+from ..game.state import I_HAND
+from ..game.tally import _line_sums, _result, _result_if
 from .base import PlayerType
 
 

@@ -1,30 +1,29 @@
 """The learned player: every action judged by the learned value of its afterstate.
 
 ``learned:objective=O,k=K``: for each hand card and cell on offer (and a discard while discards remain) the
-grid right after the move is judged by :func:`numberup.learned._afterstate_value` (a sum over
+grid right after the move is judged by :func:`numberup.learned.value._afterstate_value` (a sum over
 lines of learned table entries, with the cards still to come as features), and the best is
 played (ties: the first). The weights are the level's model (``numberup/models``, made by
 ``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
-empty, the decision is exact instead (:mod:`numberup.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
-``X``, so any scratch of :func:`numberup.scratch.new_scratch` with the model serves (rollouts
+empty, the decision is exact instead (:mod:`numberup.evaluation.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
+``X``, so any scratch of :func:`numberup.players.scratch.new_scratch` with the model serves (rollouts
 call it as their base player). ``scale=S``: the weights are the model's times ``S`` (default:
-the model's own scale, :mod:`numberup.learned`); the scratch carries them so scaled.
+the model's own scale, :mod:`numberup.learned.value`); the scratch carries them so scaled.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..jit import kernel, specialize
-from ..completions import _estimate_lines
-from ..features import _take, _tally
-from ..learned import MAX_SCALE, _afterstate_value, _medals, _predict_lines
-from ..lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
-from ..rng import _next
-from ..search import MAX_K, _better, _copy_value, _fill_pool, _objective
-from ..state import I_FILLED, I_HAND
-from .expectimax import X_ENDGAME, X_K, X_OBJECTIVE
+from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
+from ..jit import specialize
+from ..evaluation.completions import _estimate_lines
+from ..learned.features import _take, _tally
+from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
+from ..learned.lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
+from ..game.rng import _next
+from ..evaluation.sampled import MAX_K, _better, _copy_value, _fill_pool, _objective
+from ..game.state import I_FILLED, I_HAND
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
@@ -38,10 +37,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     and ``_WIDTH_AT`` are the places of the objective, of ``k``, ``endgame``, ``exact`` and
     ``width`` in ``prm`` (this player's own parameters, or expectimax's, whose
     ``eval=learned`` plays this kernel; -1: none); ``_ENDGAME`` is the exact endgame's hook
-    and ``_LOOKAHEAD`` the look at the next card (:mod:`numberup.lookahead`), or stand-ins
+    and ``_LOOKAHEAD`` the look at the next card (:mod:`numberup.learned.lookahead`), or stand-ins
     that compile to nothing (:func:`_variant`).
 
-    The base estimate of each line is expectimax's (:mod:`numberup.search`) with ``k``
+    The base estimate of each line is expectimax's (:mod:`numberup.evaluation.sampled`) with ``k``
     completions from the cards to come at the decision (common random numbers within it); the
     lines through the cell tried are estimated again."""
     objective = _objective(p, S, np.int64(prm[_OBJECTIVE]))  # noqa: F821
@@ -98,37 +97,27 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
                       np.int64(prm[_WIDTH_AT]), k, exact)  # noqa: F821
 
 
-# The places of this player's parameters, and of expectimax's (whose eval=learned estimates
-# lines exactly wherever the rule allows and looks no further than the move: no place for
-# ``exact`` or ``width``)
+# The places of this player's parameters in its array; another player that plays this kernel
+# (expectimax's eval=learned) passes the places of its own
 _OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _DEPTH_AT=5, _WIDTH_AT=6)
-_EXPECTIMAX = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1,
-                   _DEPTH_AT=X_K, _WIDTH_AT=X_K)  # (its kernels look no further: unread)
 _KERNELS = {}  # the variants compiled so far, by name
 
 
-def _kernel(endgame: bool, depth: int, for_expectimax: bool = False):
+def kernel_for(endgame: bool, depth: int, places: dict | None = None, owner: str = ""):
     """The learned player's kernel with the exact endgame's hook or without, looking at the
-    next card (``depth`` 2) or not, for this player's parameters or for expectimax's
-    (``eval=learned``, depth 1): compiled when first asked for."""
-    name = ("_learned_for_expectimax" if for_expectimax else "_learned_action"
+    next card (``depth`` 2) or not, reading its parameters at this player's places or at
+    ``places`` (those of the player ``owner``, which plays this kernel as its own): compiled
+    when first asked for."""
+    name = (f"_learned_for_{owner}" if owner else "_learned_action"
             ) + ("_endgame" if endgame else "") + ("_depth2" if depth == 2 else "")
     if name not in _KERNELS:
         _KERNELS[name] = specialize(
             _learned_template, name, _ENDGAME=_endgame_decide if endgame else _no_endgame,
-            _LOOKAHEAD=_lookahead if depth == 2 else _no_lookahead,
-            **(_EXPECTIMAX if for_expectimax else _OWN))
+            _LOOKAHEAD=_lookahead if depth == 2 else _no_lookahead, **(places or _OWN))
     return _KERNELS[name]
 
 
-_learned_action = _kernel(False, 2)  # the default parameters' (depth 0: 2 where it is cheap)
-FOR_EXPECTIMAX = _kernel(False, 1, True)
-
-
-def with_endgame(for_expectimax: bool):
-    """The kernel with the exact endgame's hook, for this player's parameters or for
-    expectimax's (``eval=learned``)."""
-    return _kernel(True, 1, for_expectimax)
+_learned_action = kernel_for(False, 2)  # the default parameters' (depth 0: 2 where it is cheap)
 
 
 def _variant(params):
@@ -137,7 +126,7 @@ def _variant(params):
     endgame = params[_OWN["_ENDGAME_AT"]] > 0
     depth = int(params[_OWN["_DEPTH_AT"]])
     name = ("endgame" if endgame else "plain") + ("_depth2" if depth != 1 else "")
-    return name, _kernel(endgame, 1 if depth == 1 else 2)
+    return name, kernel_for(endgame, 1 if depth == 1 else 2)
 
 PLAYER = PlayerType(
     "learned",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..jit import kernel
-from ..rng import _below
-from ..state import I_HAND
+from ..game.rng import _below
+from ..game.state import I_HAND
 from .base import PlayerType
 
 

@@ -8,14 +8,14 @@ dropped each round, so clearly bad moves stop early).
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
-of its own (``X.base``, :class:`numberup.scratch.Base`), never the rollout's arrays. A base that
+of its own (``X.base``, :class:`numberup.players.scratch.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
 (:mod:`numberup.players.learned`), one move deep (``depth=1``).
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
-(:mod:`numberup.endgame`), and so are the values it leaves for advice; the rollout kernel is
+(:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice; the rollout kernel is
 then compiled with the exact endgame's hook (without it when ``endgame=0``).
 """
 
@@ -25,21 +25,23 @@ import threading
 
 import numpy as np
 
-from .. import levels as L
-from ..endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
-from ..engine import _apply, _begin_turn, _candidates, _done, _may_discard
+from ..game import levels as L
+from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
+from ..game.engine import _apply, _begin_turn, _candidates, _done, _may_discard
 from ..jit import kernel, specialize
-from ..learned import MAX_SCALE
-from ..rng import _mix, _next, _shuffle
-from ..search import MAX_K, _objective
-from ..state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
-from ..tally import _result
-from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
-from .greedy import PLAYER as _GREEDY
+from ..learned.value import MAX_SCALE
+from ..game.rng import _mix, _next, _shuffle
+from ..evaluation.sampled import MAX_K, _objective
+from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
+from ..game.tally import _result
+from . import expectimax, greedy, learned, random
+from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE = 0, 1, 2, 3, 4, 5, 6
-BASES = ("random", "greedy", "expectimax", "learned")  # the base players a rollout can call
+# the base players a rollout can call, by name (each module's declaration)
+_BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
+BASES = tuple(_BASE_TYPES)
 DEFAULT_BK = 8
 MAX_N = 100_000
 
@@ -47,7 +49,7 @@ MAX_N = 100_000
 def _rollout(p, geo, T, B, deck, cand, seed):
     """Play ``T`` (a copy of the state after an action) to the end with the base player, the
     unseen cards coming in ``deck`` in a random order drawn from ``seed``; ``B``: the base
-    player's scratch and parameters (:class:`numberup.scratch.Base`); ``cand``: scratch for the
+    player's scratch and parameters (:class:`numberup.players.scratch.Base`); ``cand``: scratch for the
     cells on offer. Returns the result.
 
     A template: ``_BASE_ACTION`` is the base player's kernel, bound by :func:`_rollout_for`."""
@@ -171,13 +173,12 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
 
 
 def base_player(params):
-    """The base player of the rollout parameters ``params`` (a parsed spec, from the registry):
+    """The base player of the rollout parameters ``params`` (a parsed spec of a player in
+    :data:`BASES`):
     ``bk`` is its ``k``, ``bobjective`` its objective and ``bscale`` its scale, when it takes
     them; a learned base looks no further than its move (``depth=1``)."""
-    from . import PLAYERS, parse_player
-
-    name = BASES[int(params[R_BASE])]
-    takes = PLAYERS[name].params
+    kind = _BASE_TYPES[BASES[int(params[R_BASE])]]
+    takes = kind.params
     extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
     if "objective" in takes and params[R_BOBJECTIVE] > 0:
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
@@ -185,7 +186,7 @@ def base_player(params):
         extra.append(f"scale={params[R_BSCALE]:g}")
     if "depth" in takes and takes["depth"].default != 1:  # a base decides at every card of
         extra.append("depth=1")  # every rollout: one move deep (expectimax's default already)
-    return parse_player(name + (":" + ",".join(extra) if extra else ""))
+    return parse_spec(kind, ",".join(extra))
 
 
 def _by_base(params):
@@ -201,7 +202,7 @@ PLAYER = PlayerType(
     "rollout",
     "Monte Carlo rollouts: every action is played out to the end by the base player on random "
     "orders of the unseen cards; successive halving spreads the budget",
-    _rollout_for(_GREEDY.name, _GREEDY.action),  # the default base, greedy
+    _rollout_for(greedy.PLAYER.name, greedy.PLAYER.action),  # the default base, greedy
     {
         "n": Param(200, "rollouts per decision (about; spread over the actions)", minimum=1,
                    maximum=MAX_N),

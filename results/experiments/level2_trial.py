@@ -10,7 +10,7 @@ training kernel is compiled, and numba's cache does not key on them.
 """
 import sys
 
-from numberup.train import play_with, train_level
+from numberup.training.train import play_with, train_level
 
 level = int(sys.argv[1])
 games = int(sys.argv[2]) if len(sys.argv) > 2 else 30_000

@@ -1,0 +1,1 @@
+"""Text tables and plots of the results: the only layer that imports matplotlib."""

@@ -1,0 +1,109 @@
+"""Hindsight beside the players: per level, how far the best player is from foresight.
+
+Reads the tables that ``numberup hindsight --out DIR`` (``summary.csv``, ``deals.csv``) and
+``numberup compare --out DIR`` (``games.parquet``) write, pairs them deal by deal (game ``i``
+of the same seed is the same deck), and returns one row per level; :func:`gold_plot` draws
+each level's P(gold): the best player against foresight.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.levels import LEVELS
+from ..stats import wilson
+
+
+def level_table(hindsight_deals, player_games, players=None):
+    """One row per level (pandas DataFrame).
+
+    Parameters
+    ----------
+    hindsight_deals : DataFrame
+        ``deals.csv`` of ``numberup hindsight``: level, game, found, bound.
+    player_games : DataFrame
+        ``games.parquet`` rows of ``compare`` runs on the same seed: level, policy, game, score.
+    players : list of str, optional
+        The players to consider (default: all that played every deal hindsight solved).
+
+    Columns: level, gold, deals; ``best``: the player with the best mean on these deals, its
+    ``player_mean``, ``share`` (its mean over the found mean), ``below`` / ``above`` (share of
+    deals where the search's result is below / above that player's); found_mean, bound_mean
+    (NaN without a proven bound); ``best_gold``: the player with the highest P(gold) on these
+    deals (then the best mean), ``p_gold_player`` and ``p_gold_found`` with 95% Wilson
+    intervals (``_lo``/``_hi``), ``p_gold_bound`` (deals whose bound reaches gold: the "at
+    most") and ``p_gold_if_reachable`` (its P(gold) on the deals where foresight found gold);
+    ``warm_mean`` and ``p_gold_warm``: the same floor with the players' games as a warm start
+    (per deal the best of the search's game and every player's game, all legal games of the
+    deal).
+    """
+    import pandas as pd
+
+    rows = []
+    games = player_games if players is None else player_games[player_games.policy.isin(players)]
+    games = games.drop_duplicates(["level", "policy", "game"])  # runs that share a player
+    for lv in LEVELS:
+        hd = hindsight_deals[hindsight_deals.level == lv.number].sort_values("game")
+        if hd.empty:
+            continue
+        gold = lv.medals[2]
+        scores = {}
+        for policy, g in games[games.level == lv.number].groupby("policy", sort=True):
+            s = g.set_index("game").score.reindex(hd.game)
+            if not s.isna().any():  # the player played every deal hindsight solved
+                scores[policy] = s.to_numpy()
+        if not scores:
+            continue
+        best = max(scores, key=lambda k: scores[k].mean())
+        best_gold = max(scores, key=lambda k: ((scores[k] >= gold).mean(), scores[k].mean()))
+        found = hd.found.to_numpy()
+        bound = hd.bound.to_numpy(dtype=float)
+        score, gscore = scores[best], scores[best_gold]
+        n = len(found)
+        reach = found >= gold
+        row = {"level": lv.number, "gold": gold, "deals": n, "best": best,
+               "player_mean": score.mean(), "found_mean": found.mean(),
+               "share": score.mean() / found.mean() if found.mean() > 0 else np.nan,
+               "below": float((found < score).mean()), "above": float((found > score).mean()),
+               "bound_mean": np.nan if np.isnan(bound).any() else bound.mean(),
+               "best_gold": best_gold}
+        for name, hit in (("player", gscore >= gold), ("found", reach)):
+            k = int(hit.sum())
+            lo, hi = wilson(k, n)
+            row.update({f"p_gold_{name}": k / n, f"p_gold_{name}_lo": lo,
+                        f"p_gold_{name}_hi": hi})
+        warm = np.maximum.reduce([found] + list(scores.values()))
+        row["warm_mean"] = warm.mean()
+        row["p_gold_warm"] = float((warm >= gold).mean())
+        row["p_gold_bound"] = np.nan if np.isnan(bound).any() else float((bound >= gold).mean())
+        k, m = int((gscore[reach] >= gold).sum()), int(reach.sum())
+        row["p_gold_if_reachable"] = k / m if m else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def gold_plot(table):
+    """P(gold) per level: the best player against foresight (the search's found games: a
+    floor of what foresight reaches), with 95% intervals. Returns a
+    :class:`numberup.reports.style.Plot` whose data is ``table``'s P(gold) columns."""
+    from .style import PALETTE, Plot, figure, percent_axis
+
+    fig, axes = figure(10, 4.2)
+    ax = axes[0, 0]
+    x = np.arange(len(table))
+    for k, (name, label) in enumerate((("player", "best player for gold"),
+                                       ("found", "foresight (search: a floor)"))):
+        p = table[f"p_gold_{name}"].to_numpy()
+        err = np.vstack([p - table[f"p_gold_{name}_lo"], table[f"p_gold_{name}_hi"] - p])
+        ax.bar(x + (k - 0.5) * 0.38, p, 0.38, yerr=err, capsize=2, color=PALETTE[k],
+               label=label, edgecolor="black", linewidth=0.4)
+    ax.set_xticks(x, [str(v) for v in table.level])
+    ax.set_xlabel("level")
+    ax.set_ylabel("P(gold)")
+    percent_axis(ax.yaxis)
+    ax.set_ylim(0, 1.05)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    ax.set_title(f"P(gold) per level: the best player against foresight "
+                 f"({int(table.deals.min())} deals per level, 95% intervals)", loc="left")
+    data = table[["level", "best_gold", "p_gold_player", "p_gold_found"]].copy()
+    return Plot("hindsight-gold", fig, data, {"deals": int(table.deals.min())})
