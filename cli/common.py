@@ -317,7 +317,7 @@ def _close_log(game_log, log, failed):
 def write_summary(out, frame):
     if out is None:
         return
-    from numberup.runs.sinks import atomic_write
+    from numberup.files import atomic_write
 
     with atomic_write(out / "summary.csv") as f:
         frame.to_csv(f, index=False)

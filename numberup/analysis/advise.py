@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import levels as L
-from ..game.cards import EMPTY, format_card, parse_cards, parse_grid
+from ..game.cards import format_card, parse_cards, parse_grid
 from ..errors import InputError
 from ..game.grid import geometry
 from ..game.levels import Level, get_level
+from ..game.position import check_position, load_position
 from ..players.base import OBJECTIVES, Player
 from ..players.registry import PLAYERS, parse_player
 
@@ -34,56 +35,6 @@ def advisor_for(level: int | Level, spec: str = DEFAULT_ADVISOR) -> tuple[str, s
     if found is None:
         return "expectimax", f"auto: {why}"
     return RANKERS.get(found, found), f"auto: {found} is {why}"
-
-
-def check_position(level: Level, grid: np.ndarray, hand: list[int], gone: list[int]) -> None:
-    """Raise :class:`InputError` for a position that cannot arise in a game of ``level``."""
-    geo = geometry(level.size)
-    where = {int(c): f"the grid (row {i // level.size}, col {i % level.size})"
-             for i, c in enumerate(grid) if c != EMPTY}
-    for name, cards in (("the hand", hand), ("the discards", gone)):
-        for c in cards:
-            if c in where:
-                raise InputError(f"card {format_card(c)} is in {name} and in {where[c]}: each card exists once")
-            where[c] = name
-    if len(gone) > level.discards:
-        raise InputError(f"level {level.number} allows {level.discards} discards, not {len(gone)}")
-    placed = [i for i, c in enumerate(grid) if c != EMPTY]
-    if len(placed) == level.cells:
-        raise InputError("the grid is full: the game is over, there is nothing to advise")
-    centre = [int(c) for c in geo.centre]
-    empty_centre = [c for c in centre if grid[c] == EMPTY]
-    outside = [i for i in placed if i not in centre]
-    if outside and empty_centre:
-        c = empty_centre[0]
-        raise InputError(
-            f"row {c // level.size}, col {c % level.size}: the centre must be filled before any "
-            "other cell (setup)"
-        )
-    seen = set(c for c in centre if grid[c] != EMPTY)
-    todo = list(seen)
-    while todo:
-        cell = todo.pop()
-        for nb in geo.neighbours[cell]:
-            if nb >= 0 and grid[nb] != EMPTY and nb not in seen:
-                seen.add(int(nb))
-                todo.append(int(nb))
-    for i in placed:
-        if i not in seen:
-            raise InputError(
-                f"row {i // level.size}, col {i % level.size}: card {format_card(int(grid[i]))} "
-                "is not connected to the centre"
-            )
-    cards_left = level.deck_size - len(placed) - len(gone)
-    if level.hand:
-        want = min(level.hand, cards_left) if len(placed) >= len(centre) else 1
-        if len(hand) != want:
-            raise InputError(f"level {level.number} is played from a hand of {want} here, not {len(hand)} (--hand)")
-    elif len(hand) != 1:
-        raise InputError(
-            f"level {level.number} has no hand: --card takes the one card just drawn, "
-            f"not {len(hand)} cards"
-        )
 
 
 def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",
@@ -136,11 +87,7 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
                *(k for k, _, _ in also)]
     what = " and ".join(dict.fromkeys([player.kind.name, *(name for _, name, _ in also)]))
     with compile_notice(f"advice by {what}", kernels, notify):
-        S, X = new_state(lv.cells), new_scratch(lv, player)
-        deck_buf = np.zeros(lv.deck_size, np.int8)
-        n_deck = _fill_deck(p, deck_buf)
-        _load_state(p, geo, S, deck_buf, n_deck, grid, np.array(hand, np.int8), len(hand),
-                    np.array(gone + [0], np.int8), len(gone), left)
+        S, X = load_position(lv, grid, hand, gone, left), new_scratch(lv, player)
         S.rng[0] = _player_seed(np.uint64(seed))
         loaded = new_state(lv.cells)
         _copy_state(S, loaded)

@@ -231,7 +231,7 @@ def write_tables(runs: list[LevelRun], out) -> None:
     import pandas as pd
     from pathlib import Path
 
-    from ..runs.sinks import atomic_write
+    from ..files import atomic_write
 
     out = Path(out)
     with atomic_write(out / "summary.csv") as fh:

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..game.cards import EMPTY, format_card, format_grid, parse_card
 from ..errors import InputError
-from ..game.cells import COLUMN_LETTERS, cell_name, centre_cells, parse_cell  # noqa: F401
+from ..game.cells import cell_name, centre_cells
 from ..game.levels import Level, get_level
 
 SAVE_VERSION = 1
@@ -145,23 +145,11 @@ class Session:
         return [int(c) for c in deck(self.level) if int(c) not in gone]
 
     def legal_cells(self) -> list[int]:
-        """The cells on offer now: free centre cells in setup, else empty cells next to a card."""
-        lv = self.level
-        if self.done:
-            return []
-        centre = centre_cells(lv.size)
-        if self.in_setup:
-            return [c for c in centre if self.grid[c] == EMPTY]
-        n = lv.size
-        out = []
-        for cell in range(lv.cells):
-            if self.grid[cell] != EMPTY:
-                continue
-            r, c = divmod(cell, n)
-            if any(0 <= r + dr < n and 0 <= c + dc < n and self.grid[(r + dr) * n + c + dc] != EMPTY
-                   for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))):
-                out.append(cell)
-        return out
+        """The cells on offer now: free centre cells in setup, else empty cells next to a card
+        (:func:`numberup.game.position.legal_cells`)."""
+        from ..game.position import legal_cells
+
+        return [] if self.done else legal_cells(self.level, self.grid)
 
     def legal_actions(self) -> list[tuple[int, int]]:
         """Every ``(card, cell)`` the person may play now (``cell = -1``: discard)."""
@@ -308,15 +296,10 @@ class Session:
 
     def save(self, path) -> None:
         """Write the session to ``path`` whole (a temporary file renamed over it)."""
-        import os
+        from ..files import written_whole
 
-        path = Path(path)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
+        with written_whole(path) as tmp:
             tmp.write_text(json.dumps(self.to_dict()) + "\n")
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
 
     @classmethod
     def from_dict(cls, data, source: str = "saved game") -> "Session":

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..game import levels as L
 from ..errors import InputError
+from ..files import written_whole
 from .value import FEATURE_VERSION, MAX_SCALE, model_size
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -35,15 +36,13 @@ def save_model(path, weights: np.ndarray, level: int, seed: int, games: int,
     }
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+    with written_whole(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, arr in arrays.items():
             buf = io.BytesIO()
             np.lib.format.write_array(buf, np.asarray(arr), allow_pickle=False)
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, buf.getvalue())
-    tmp.replace(path)
 
 
 def read_model(path, level: int | None = None) -> tuple[np.ndarray, dict]:

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import InputError
+from ..files import written_whole
 
 FORMAT = "numberup-run/1"
 MANIFEST = "manifest.json"
@@ -89,19 +90,6 @@ def part_name(level: int, player: int, lo: int, hi: int) -> str:
     return f"L{level:02d}-P{player}-{lo:012d}-{hi - 1:012d}.parquet"
 
 
-def atomic_bytes(path: Path, write) -> None:
-    """Call ``write(tmp_path)``, then rename the file over ``path`` (never half-written)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as err:  # a full disk says only 'No space left': name the file
-        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 class RunDir:
     """A run directory: its manifest, its parts and the lock that keeps one writer at a time.
 
@@ -128,7 +116,8 @@ class RunDir:
         d = cls(path, manifest)
         d.lock()
         d.parts.mkdir(exist_ok=True)
-        atomic_bytes(path / MANIFEST, lambda tmp: Path(tmp).write_text(manifest.to_json()))
+        with written_whole(path / MANIFEST) as tmp:
+            tmp.write_text(manifest.to_json())
         return d
 
     @classmethod
@@ -148,7 +137,8 @@ class RunDir:
         d.lock()
         if manifest.moves and not have.moves:  # no part yet: from now on keep the moves
             d.manifest.moves = True
-            atomic_bytes(path / MANIFEST, lambda tmp: Path(tmp).write_text(d.manifest.to_json()))
+            with written_whole(path / MANIFEST) as tmp:
+                tmp.write_text(d.manifest.to_json())
         d.parts.mkdir(exist_ok=True)
         for stale in d.parts.glob(".*.tmp"):  # chunks in flight when a writer was killed
             stale.unlink(missing_ok=True)
@@ -223,7 +213,8 @@ class RunDir:
                                          **(metadata or {})}).encode()}
         table = table.replace_schema_metadata(meta)
         path = self.parts / part_name(level, player, lo, hi)
-        atomic_bytes(path, lambda tmp: pq.write_table(table, tmp))
+        with written_whole(path) as tmp:
+            pq.write_table(table, tmp)
         return path
 
     def read_parts(self, level: int, player: int, columns=None):
@@ -254,7 +245,8 @@ class RunDir:
             writer.close()
 
         if files:
-            atomic_bytes(self.path / "games.parquet", write)
+            with written_whole(self.path / "games.parquet") as tmp:
+                write(tmp)
 
 
 def read_part(path, columns=None):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,32 +18,13 @@ import numpy as np
 from ..game import levels as L
 from ..game.cards import format_card
 from ..game.grid import KIND_NAMES, geometry
+from ..files import atomic_write, temporary_beside
 from ..game.levels import Level, get_level
 
 if TYPE_CHECKING:
     from .loop import Batch
 
 CARD_TEXT = [format_card(c) for c in range(48)]
-
-
-@contextmanager
-def atomic_write(path: Path, mode: str = "w"):
-    """Write to a temporary file beside ``path``, renamed over it only when the block ends
-    without an exception: readers never see a half-written file. A path that is not a regular
-    file (a device such as /dev/stdout or /dev/full, a pipe) is written in place: renaming over
-    it would replace the device."""
-    path = Path(path)
-    if path.exists() and not path.is_file():
-        with open(path, mode) as f:
-            yield f
-        return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, mode) as f:
-            yield f
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def move_dicts(level: Level, moves: np.ndarray) -> list[dict]:
@@ -156,7 +136,7 @@ class GameTable:
         import pyarrow as pa
 
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self.tmp = temporary_beside(self.path)
         self.schema = pa.schema(_game_schema())
         self.writer = None
 

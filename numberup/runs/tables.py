@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .sinks import GAME_COLUMNS
+
 
 @dataclass
 class Runs:
@@ -20,7 +22,9 @@ class Runs:
     summary: object
 
 
-GAME_COLUMNS = ["level", "policy", "game", "seed", "score"]
+# the columns of the games table (:data:`numberup.runs.sinks.GAME_COLUMNS`) the reports read:
+# each game's identity and score, not its medal or line values
+SCORE_COLUMNS = [c for c in GAME_COLUMNS if c not in ("medal", "lines")]
 
 
 def read_runs(dirs) -> Runs:
@@ -56,7 +60,7 @@ def read_runs(dirs) -> Runs:
                     f"write them with numberup simulate --out {d}")
             raise ValueError(f"{d} holds neither games.parquet nor summary.csv ({hint})")
         try:
-            games = pd.read_parquet(gpath, columns=GAME_COLUMNS) if gpath.exists() else None
+            games = pd.read_parquet(gpath, columns=SCORE_COLUMNS) if gpath.exists() else None
             summary = pd.read_csv(spath) if spath.exists() else None
         except (OSError, KeyError, ValueError) as err:
             raise ValueError(f"{d}: cannot read its tables ({err})") from None
