@@ -19,7 +19,7 @@ numberup compare --level all -p greedy -p random -p expectimax --games 2000 --se
 numberup compare --level all -p greedy -p rollout:n=200 --games 1000 --seed $SEED \
     --out $RUNS/rollout --no-progress --json > $RUNS/rollout.json
 
-# 2b. the learned player (the models of numberup/models/, made by results/train.sh on decks of
+# 2b. the learned player (the models of numberup/learned/models/, made by results/train.sh on decks of
 #     seed 7) on the same 2,000 decks, paired with greedy
 numberup compare --level all -p greedy -p learned --games 2000 --seed $SEED \
     --out $RUNS/learned --no-progress --json > $RUNS/learned.json
@@ -52,6 +52,10 @@ import pandas as pd
 frames = [pd.read_csv(f"results/runs/{d}/summary.csv") for d in ("objective", "objective-rollout")]
 pd.concat(frames, ignore_index=True).to_csv("results/objective.csv", index=False, float_format="%.6g")
 PY
+
+# 4b. what the commands read from these results, as package data (numberup/data/: the summary
+#     table, and the baseline's score counts per level and player)
+python results/package_data.py
 
 # 5. plots
 numberup plot medals --from $RUNS/baseline --from $RUNS/learned --from $RUNS/rollout --output $R/medals.png

@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from numberup.game.levels import get_level
-from numberup.runs.chunks import play_chunk
+from numberup.levels import get_level
+from numberup.runner import play_chunk
 
 level, games = int(sys.argv[1]), int(sys.argv[2])
 gold_at = get_level(level).medals[-1]  # (bronze, silver, gold)

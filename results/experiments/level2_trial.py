@@ -1,7 +1,7 @@
 """Train a level's model with a patched tree and judge it on 3,000 decks of the training seed
 (games 30,300-33,299 of seed 7, never trained on), at several scales of its correction.
 
-    git worktree add /tmp/trial HEAD && cd /tmp/trial && git apply results/experiments/X.patch
+    git worktree add /tmp/trial 1bdc547 && cd /tmp/trial && git apply results/experiments/X.patch
     PYTHONPATH=/tmp/trial NUMBA_CACHE_DIR=$(mktemp -d) [ACT_SCALE=0.5 | LAMBDA=0.8] \\
         python results/experiments/level2_trial.py 2
 
@@ -10,7 +10,7 @@ training kernel is compiled, and numba's cache does not key on them.
 """
 import sys
 
-from numberup.training.train import play_with, train_level
+from numberup.train import play_with, train_level
 
 level = int(sys.argv[1])
 games = int(sys.argv[2]) if len(sys.argv) > 2 else 30_000
