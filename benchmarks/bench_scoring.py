@@ -1,7 +1,7 @@
 """Full-grid scores per second per level: the numba kernel against the plain-Python reference.
 
 Input: 200,000 random full grids per level (a random sample of the level's deck, seed 0).
-Reference: tests/reference.py (``ref_game``), timed on 2,000 of the same grids.
+Reference: tests/oracles/reference.py (``ref_game``), timed on 2,000 of the same grids.
 Variant: numberup.score_grids (one thread, JIT warm). Reports both rates and their ratio.
 Run: python benchmarks/bench_scoring.py [--levels 1,14] [--grids N]
 """
@@ -16,7 +16,7 @@ import numpy as np
 from common import best_time, machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from reference import ref_game  # noqa: E402
+from oracles.reference import ref_game  # noqa: E402
 
 from numberup.game.cards import deck  # noqa: E402
 from numberup.game.levels import get_level  # noqa: E402

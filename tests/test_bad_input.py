@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli_checks import assert_one_line_error, run_isolated
+from oracles.cli_checks import assert_one_line_error, run_isolated
 from numberup.game.cards import COLOUR_LETTERS, deck, format_card
 from numberup.game.levels import get_level
 from numberup.players.registry import PLAYERS

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_checks import assert_one_line_error, run_isolated, run_main
+from oracles.cli_checks import assert_one_line_error, run_isolated, run_main
 
 PLAY = ["--level", "14", "--games", "10", "--policy", "greedy", "--jobs", "1", "--no-progress"]
 

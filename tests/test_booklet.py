@@ -6,7 +6,7 @@ concrete line consistent with the text, the other cards chosen so that the examp
 purple is written yellow (`y`): colour names are free, and the 6-colour levels use the
 colours r o y g b n only.
 
-Every example is checked twice: against the plain-Python reference (tests/reference.py,
+Every example is checked twice: against the plain-Python reference (tests/oracles/reference.py,
 ``test_booklet_reference``) and against the implementation (``numberup.game.scorecard.score_line``,
 ``test_booklet_implementation``).  ``pytest tests/test_booklet.py -k reference`` runs the
 reference half alone.
@@ -14,13 +14,10 @@ reference half alone.
 
 from __future__ import annotations
 
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import parse_grid, parse_line, ref_game, ref_game_lines, ref_line, ref_medal, ref_value
+from oracles.reference import parse_grid, parse_line, ref_game, ref_game_lines, ref_line, ref_medal, ref_value
 
 # (id, level, line, expected points, expected markers)
 #   markers: n >= 1 checkmarkers, 0 number chip, -1 minus marker

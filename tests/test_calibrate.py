@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 from numberup.analysis.advise import advice
 from numberup.analysis.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
 from numberup.game.cards import format_card, format_grid

@@ -24,7 +24,7 @@ from numberup.analysis.campaign import (
 )
 from numberup.game.levels import CHAPTERS, LEVELS
 from numberup.stats import summarize
-from cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 
 def approx_dict(d: dict, **kw):

@@ -8,7 +8,6 @@ status 2 and one line on stderr, ``numberup: error: ...``, naming the place of t
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -18,8 +17,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import (  # noqa: E402
+from oracles.reference import (
     LEVELS as REF_LEVELS,
     deck as ref_deck,
     grid_text,
@@ -28,12 +26,12 @@ from reference import (  # noqa: E402
     ref_medal,
 )
 
-import numberup_cli.campaign  # noqa: E402,F401  (registers campaign)
-import numberup_cli.commands  # noqa: E402,F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: E402,F401  (registers plot)
-from numberup_cli.group import cli  # noqa: E402
-from numberup_cli.main import main  # noqa: E402
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
+import numberup_cli.campaign  # noqa: F401  (registers campaign)
+import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
+import numberup_cli.reports  # noqa: F401  (registers plot)
+from numberup_cli.group import cli
+from numberup_cli.main import main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]

@@ -3,19 +3,16 @@ against the same loop in plain Python, determinism, weights that move the studen
 teacher, and the train command's option."""
 
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import assert_one_line_error, run_main  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, run_main
 
-from numberup.training import distil as D  # noqa: E402
-from numberup.game import levels as L  # noqa: E402
-from numberup.learned import modelfile as MF  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
+from numberup.training import distil as D
+from numberup.game import levels as L
+from numberup.learned import modelfile as MF
+from numberup.game.levels import get_level
 
 LEVEL = 2
 

@@ -23,7 +23,7 @@ from numberup.runs.loop import play_batch  # noqa: E402
 from numberup.runs.simulate import run  # noqa: E402
 from numberup.game.levels import get_level  # noqa: E402
 
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
 
 FIELDS = ("seeds", "scores", "lines", "decks", "moves")
 

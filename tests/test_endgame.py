@@ -1,5 +1,5 @@
 """The exact endgame (numberup/evaluation/endgame.py) against the plain-Python expectiminimax of
-tests/expectiminimax.py, on random endgames of every level, and in play.
+tests/oracles/expectiminimax.py, on random endgames of every level, and in play.
 
 With ``endgame=3`` a searcher's decision at 1-3 empty cells is exact: advise's value of every
 action equals the reference's (mean, or P(gold) with ``objective=gold``) to rounding, discards
@@ -9,23 +9,20 @@ and hands included, and its top action (the one the player plays) is among the b
 from __future__ import annotations
 
 import json
-import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from expectiminimax import DISCARDS, HAND, action_values, position_texts, random_position  # noqa: E402
+from oracles.expectiminimax import DISCARDS, HAND, action_values, position_texts, random_position
 
-from numberup.analysis.advise import advise  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.players.registry import parse_player  # noqa: E402
+from numberup.analysis.advise import advise
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
 from numberup.runs.sinks import GameLog
-from numberup.runs.loop import play_batch  # noqa: E402
-from numberup.runs.simulate import run  # noqa: E402
-from test_search import OBJECTIVE_KEY, TOL, _action  # noqa: E402
+from numberup.runs.loop import play_batch
+from numberup.runs.simulate import run
+from oracles.advise_checks import OBJECTIVE_KEY, TOL, action_of
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -63,12 +60,12 @@ def test_endgame_is_exact(level):
             ref = action_values(state, objective)
             rows = _advise(state, gone, f"expectimax:endgame=3,objective={objective}",
                            seed=rng.randrange(99))
-            got = {_action(r): r[OBJECTIVE_KEY[objective]] for r in rows}
+            got = {action_of(r): r[OBJECTIVE_KEY[objective]] for r in rows}
             assert sorted(got, key=str) == sorted(ref, key=str), f"actions differ at {where}"
             for a, value in ref.items():
                 assert got[a] == pytest.approx(value, abs=TOL), (
                     f"{objective} of {a} at {where}: endgame {got[a]}, exact {value}")
-            top = _action(rows[0])
+            top = action_of(rows[0])
             assert ref[top] >= max(ref.values()) - TOL, (
                 f"{objective}: the endgame's choice {top} is not best at {where}")
 
@@ -80,8 +77,8 @@ def test_rollout_endgame_is_exact(level):
     state, gone = random_position(level, 2, rng, 0, DISCARDS.get(level, 0) and 1, greedy=True)
     ref = action_values(state, "gold")
     rows = _advise(state, gone, "rollout:n=50,endgame=2,objective=gold", seed=3)
-    assert {_action(r): r["p_gold"] for r in rows} == pytest.approx(ref, abs=TOL)
-    assert ref[_action(rows[0])] >= max(ref.values()) - TOL
+    assert {action_of(r): r["p_gold"] for r in rows} == pytest.approx(ref, abs=TOL)
+    assert ref[action_of(rows[0])] >= max(ref.values()) - TOL
 
 
 def test_endgame_waits_for_its_cells():
@@ -93,8 +90,8 @@ def test_endgame_waits_for_its_cells():
     off = _advise(state, gone, "expectimax:endgame=3", seed=1)
     on = _advise(state, gone, "expectimax:endgame=4", seed=1)
     assert off == plain
-    assert {_action(r): r["mean"] for r in on} == pytest.approx(ref, abs=TOL)
-    assert {_action(r): r["mean"] for r in off} != pytest.approx(ref, abs=TOL)
+    assert {action_of(r): r["mean"] for r in on} == pytest.approx(ref, abs=TOL)
+    assert {action_of(r): r["mean"] for r in off} != pytest.approx(ref, abs=TOL)
 
 
 @pytest.mark.parametrize("spec", ["expectimax:endgame=3", "rollout:n=30,endgame=2"])

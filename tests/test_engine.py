@@ -1,6 +1,6 @@
 """Contract tests of the game engine, the players and the runner, checked from the outside.
 
-Every logged game is re-played by tests/replay.py, which knows the rules (RULES.md) but not
+Every logged game is re-played by tests/oracles/replay.py, which knows the rules (RULES.md) but not
 the engine: deck, draw order, setup, adjacency, discards, hand, end of game and score. Then the
 runner's promises: per-game results independent of threads, chunks and ``first``; the same
 deck for every player; greedy beats random; pinned seeding; whole files under --out, even
@@ -12,25 +12,22 @@ from __future__ import annotations
 import csv
 import json
 import math
-import os
 import signal
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import LEVELS as REF_LEVELS, ref_game_lines, ref_medal  # noqa: E402
-from replay import replay, replay_log  # noqa: E402
+from oracles.reference import LEVELS as REF_LEVELS, ref_game_lines, ref_medal
+from oracles.replay import replay, replay_log
 
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.players.registry import parse_player  # noqa: E402
-from numberup.game.rng import game_seed  # noqa: E402
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.game.rng import game_seed
 from numberup.runs.sinks import GameLog, GameTable, game_records
-from numberup.runs.loop import play_batch  # noqa: E402
-from numberup.runs.simulate import run  # noqa: E402
-from cli_checks import invoke  # noqa: E402
+from numberup.runs.loop import play_batch
+from numberup.runs.simulate import run
+from oracles.cli_checks import invoke
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]

@@ -7,7 +7,7 @@ Two checks of different kinds:
   kernel, as a game would call them), from the position advise read (its legal cells, cards
   to come and hand sorted), with the deck order drawn from the same seed. The estimate must be exactly the mean of these games, on positions
   early and late in games of several levels, for a simple and a searching player.
-- Against the exact reference (tests/expectiminimax.py, written without numberup): on
+- Against the exact reference (tests/oracles/expectiminimax.py, written without numberup): on
   endgames where the continuation has one cell left to fill (a forced move, or on a hand
   level the best card for it, which expectimax finds exactly there), the estimate's mean and
   P(gold) must lie within 4 standard errors of the exact distribution's.
@@ -17,31 +17,28 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from expectiminimax import action_values, outcomes, position_texts, random_position  # noqa: E402
-from reference import parse_card  # noqa: E402
+from oracles.expectiminimax import action_values, outcomes, position_texts, random_position
+from oracles.reference import parse_card
 
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
-from numberup.game import levels as L  # noqa: E402
-from numberup.analysis.advise import advice  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from numberup.game import levels as L
+from numberup.analysis.advise import advice
 from numberup.game.engine import (
     _apply, _begin_turn, _candidates, _done, _fill_deck, _load_state, _may_discard,
 )
-from numberup.analysis.estimate import seeds, summarize  # noqa: E402
-from numberup.game.grid import geometry  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.players.registry import parse_player  # noqa: E402
-from numberup.game.rng import _shuffle  # noqa: E402
-from numberup.players.scratch import new_scratch  # noqa: E402
+from numberup.analysis.estimate import seeds, summarize
+from numberup.game.grid import geometry
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
+from numberup.game.rng import _shuffle
+from numberup.players.scratch import new_scratch
 from numberup.game.state import I_DECK, I_HAND, I_LEGAL, I_NEXT, I_UNSEEN, _copy_state, new_state
-from numberup.game.tally import _rescore_all, _result  # noqa: E402
+from numberup.game.tally import _rescore_all, _result
 
 
 def _loaded(level: int, state, gone) -> object:

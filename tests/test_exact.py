@@ -2,36 +2,33 @@
 
 - :mod:`numberup.evaluation.exact`'s exact estimates (value-count and colour-sum rules), every
   completion of a line laid in turn, and one more card of each value: every completion of the line by distinct cards of
-  the pool, scored by the reference scorer (tests/reference.py).
+  the pool, scored by the reference scorer (tests/oracles/reference.py).
 - Stratified completions: their mean over many decisions is the exact mean, and they vary
   less than independent completions of the same number.
 - :mod:`numberup.learned.lookahead`: the value-count shortcut gives the values of trying every next
-  card on every cell, and both give what plain Python gives (tests/learned_reference.py) on
+  card on every cell, and both give what plain Python gives (tests/oracles/learned_reference.py) on
   late positions.
 """
 
 import itertools
 import math
-import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import learned_reference as REF  # noqa: E402
-import reference as R  # noqa: E402
+import oracles.learned_reference as REF
+import oracles.reference as R
 
-from numberup.evaluation import completions as CO  # noqa: E402
-from numberup.evaluation import exact as EX  # noqa: E402
-from numberup.learned import value as LE  # noqa: E402
-from numberup.game import levels as L  # noqa: E402
-from numberup.game.grid import geometry  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.evaluation.layout import DIST_HI, DIST_LO, N_STATS  # noqa: E402
-from numberup.players.scratch import new_scratch  # noqa: E402
-from numberup.game.state import new_state  # noqa: E402
+from numberup.evaluation import completions as CO
+from numberup.evaluation import exact as EX
+from numberup.learned import value as LE
+from numberup.game import levels as L
+from numberup.game.grid import geometry
+from numberup.game.levels import get_level
+from numberup.evaluation.layout import DIST_HI, DIST_LO, N_STATS
+from numberup.players.scratch import new_scratch
+from numberup.game.state import new_state
 
 EXACT_LEVELS = [n for n in range(1, 21) if EX.family(n) != EX.NONE]
 VALUE_LEVELS = [n for n in range(1, 21) if EX.family(n) == EX.VALUES]
@@ -324,7 +321,7 @@ def _frontier(n, grid):
 def _python_look(level, grid, card, unseen, W):
     """Each action's value one card further, in plain Python: for the card placed on a cell
     on offer, the mean over the next card (each unseen card alike) of the best learned value
-    (tests/learned_reference.py) after it is placed too, every line's base the exact mean of
+    (tests/oracles/learned_reference.py) after it is placed too, every line's base the exact mean of
     its completions from the cards to come (``unseen``; enumerated, scored by the package)."""
     from numberup.game.scorecard import score_line
 

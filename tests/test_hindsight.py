@@ -4,21 +4,18 @@ the number of threads, and the command's output and errors."""
 
 import itertools
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
-from reference import ref_game, ref_line, ref_value  # noqa: E402
-from replay import replay  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.reference import ref_game, ref_line, ref_value
+from oracles.replay import replay
 
-import numberup_cli.hindsight  # noqa: E402,F401  (registers the command)
-from numberup.analysis import bounds, hindsight  # noqa: E402
-from numberup.game.grid import geometry  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
+import numberup_cli.hindsight  # noqa: F401  (registers the command)
+from numberup.analysis import bounds, hindsight
+from numberup.game.grid import geometry
+from numberup.game.levels import get_level
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,27 +1,24 @@
-"""The learned evaluation: its kernels against plain Python (tests/learned_reference.py),
+"""The learned evaluation: its kernels against plain Python (tests/oracles/learned_reference.py),
 training that improves play on decks it never saw, deterministic model bytes, model files that
 round-trip or fail in one line, and legal games by the learned player on every level."""
 
 import json
-import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import learned_reference as REF  # noqa: E402
-from cli_checks import assert_one_line_error, run_main  # noqa: E402
-from replay import replay  # noqa: E402
+import oracles.learned_reference as REF
+from oracles.cli_checks import assert_one_line_error, run_main
+from oracles.replay import replay
 
-from numberup.learned import features as F  # noqa: E402
-from numberup.learned import value as LE  # noqa: E402
-from numberup.game import levels as L  # noqa: E402
-from numberup.learned import modelfile as MF  # noqa: E402
-from numberup.errors import InputError  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.training.train import evaluation_error, play_with, train_level  # noqa: E402
+from numberup.learned import features as F
+from numberup.learned import value as LE
+from numberup.game import levels as L
+from numberup.learned import modelfile as MF
+from numberup.errors import InputError
+from numberup.game.levels import get_level
+from numberup.training.train import evaluation_error, play_with, train_level
 
 TINY = 1500  # games of a tiny training run (seconds)
 JUDGE = 120  # games of seed 2026 (never trained on) to judge it by
@@ -310,7 +307,7 @@ def _main(argv, capsys):
 
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
 def test_learned_games_replay(level, tmp_path):
-    """The shipped model of every level plays legal games (tests/replay.py), and
+    """The shipped model of every level plays legal games (tests/oracles/replay.py), and
     expectimax:eval=learned plays the same games as the learned player one move deep."""
     from numberup.players.registry import parse_player
     from numberup.runs.sinks import GameLog

@@ -1,5 +1,5 @@
 """play and assist: the session's rules, scripted games through the typed-line front end (with
-wrong input mixed in), their logs replayed by tests/replay.py, save and resume, the real
+wrong input mixed in), their logs replayed by tests/oracles/replay.py, save and resume, the real
 command in a pseudo-terminal, and bad options."""
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ import sys
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from cli_checks import assert_one_line_error, run_main  # noqa: E402
-from replay import replay  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, run_main
+from oracles.replay import replay
 
-import numberup_cli.play  # noqa: E402,F401  (registers play and assist)
+import numberup_cli.play  # noqa: F401  (registers play and assist)
 from numberup.errors import InputError
-from numberup.game.cards import format_card, parse_card  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
+from numberup.game.cards import format_card, parse_card
+from numberup.game.levels import get_level
 from numberup.interactive.session import Session, deal
-from numberup.game.cells import cell_name, parse_cell  # noqa: E402
-from numberup.interactive.terminal import Table, make_console  # noqa: E402
+from numberup.game.cells import cell_name, parse_cell
+from numberup.interactive.terminal import Table, make_console
 
 TINY = "expectimax:k=2"  # a searcher for hints and proposals that answers at once
 

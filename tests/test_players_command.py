@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 from numberup.analysis.catalog import NEEDED, SUMMARY
 from numberup.players.registry import PLAYERS
 

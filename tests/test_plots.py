@@ -24,7 +24,7 @@ from numberup.reports.plots import dist_plot, histogram_bins, medals_plot
 from numberup.reports.style import PALETTE
 from numberup.reports.budget import budget_family, budget_plot
 from numberup.runs.tables import read_runs
-from cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")

@@ -12,32 +12,29 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
-from replay import replay  # noqa: E402
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.replay import replay
 
-from numberup.game import levels as L  # noqa: E402
-from numberup.learned import modelfile as MF  # noqa: E402
+from numberup.game import levels as L
+from numberup.learned import modelfile as MF
 from numberup.game.engine import _apply, _begin_turn, _candidates, _deal, _done, _may_discard
-from numberup.game.grid import geometry  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.players.registry import PLAYERS, parse_player  # noqa: E402
-from numberup.players.rollout import BASES, DEFAULT_BK, base_player  # noqa: E402
-from numberup.game.rng import _below, _mix, _next, _shuffle  # noqa: E402
-from numberup.players.scratch import new_scratch  # noqa: E402
-from numberup.evaluation.sampled import _objective  # noqa: E402
+from numberup.game.grid import geometry
+from numberup.game.levels import get_level
+from numberup.players.registry import PLAYERS, parse_player
+from numberup.players.rollout import BASES, DEFAULT_BK, base_player
+from numberup.game.rng import _below, _mix, _next, _shuffle
+from numberup.players.scratch import new_scratch
+from numberup.evaluation.sampled import _objective
 from numberup.runs.sinks import GameLog
-from numberup.runs.loop import play_batch  # noqa: E402
-from numberup.runs.simulate import run  # noqa: E402
-from numberup.game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state  # noqa: E402
-from numberup.game.tally import _result  # noqa: E402
+from numberup.runs.loop import play_batch
+from numberup.runs.simulate import run
+from numberup.game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state
+from numberup.game.tally import _result
 
 LEVELS = range(1, 21)
 IDS = [f"level-{n}" for n in LEVELS]

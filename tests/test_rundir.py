@@ -21,7 +21,7 @@ from numberup.runs.sinks import finish_run_dir
 from numberup.runs.loop import play_batch
 from numberup.runs.simulate import run
 
-from cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 TIMING = ["seconds", "games_per_s", "seconds_per_game"]
 

@@ -1,4 +1,4 @@
-"""The implementation's scoring against the plain-Python reference (tests/reference.py).
+"""The implementation's scoring against the plain-Python reference (tests/oracles/reference.py).
 
 For every one of the 20 levels: random full grids, structured grids that stress the rules
 (one-colour rows, one-value rows, ascending / descending / scrambled streets, the 2-3-2
@@ -12,16 +12,13 @@ Hand-picked cases for the rulings of RULES.md and a few hypothesis properties fo
 
 from __future__ import annotations
 
-import os
-import sys
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import (  # noqa: E402
+from oracles.reference import (
     LEVELS,
     deck,
     grid_ids,

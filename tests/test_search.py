@@ -1,8 +1,8 @@
 """The searchers (expectimax, rollouts) and the advise and compare commands.
 
-The reference is tests/expectiminimax.py: a plain-Python expectiminimax over the rules of
+The reference is tests/oracles/expectiminimax.py: a plain-Python expectiminimax over the rules of
 RULES.md, exact by full enumeration to the end of the game (final grids scored by
-tests/reference.py), written without numberup.
+tests/oracles/reference.py), written without numberup.
 
 Where numberup's expectimax is exact: it judges an unfinished grid by an *estimate* (random
 completions of its lines), so its values are exact only where its tree reaches the end of the
@@ -23,35 +23,25 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from expectiminimax import (  # noqa: E402
+from oracles.expectiminimax import (
     DISCARDS, HAND, Position, action_values, outcomes, position_texts, random_position,
 )
-from reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_card, parse_grid  # noqa: E402
+from oracles.reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_grid
 
-from numberup.analysis.advise import advise  # noqa: E402
-from numberup.game.levels import get_level  # noqa: E402
+from numberup.analysis.advise import advise
+from numberup.game.levels import get_level
 from numberup.evaluation.sampled import LATE_CELLS
-from numberup.players.registry import parse_player  # noqa: E402
-from numberup.runs.loop import play_batch  # noqa: E402
-from cli_checks import assert_one_line_error, invoke, run_main  # noqa: E402
+from numberup.players.registry import parse_player
+from numberup.runs.loop import play_batch
+from oracles.advise_checks import OBJECTIVE_KEY, TOL, action_of
+from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
-TOL = 1e-9
-OBJECTIVE_KEY = {"mean": "mean", "bronze": "p_bronze", "silver": "p_silver", "gold": "p_gold"}
-
-
-def _action(row: dict) -> tuple:
-    """An advise row as the reference's action: (card, (row, col) or None)."""
-    return parse_card(row["card"]), tuple(row["cell"]) if row["cell"] is not None else None
-
 
 def _advise(state: Position, gone=(), player="expectimax:depth=2", seed=1) -> list[dict]:
     grid, hand, discarded = position_texts(state, gone)
@@ -94,12 +84,12 @@ def test_expectimax_exact_on_endgames(level):
             ref = action_values(state, objective)
             spec = f"expectimax:depth=2,objective={objective}"
             rows = _advise(state, gone, spec, seed=rng.randrange(99))
-            got = {_action(r): r[OBJECTIVE_KEY[objective]] for r in rows}
+            got = {action_of(r): r[OBJECTIVE_KEY[objective]] for r in rows}
             assert sorted(got, key=str) == sorted(ref, key=str), f"actions differ at {where}"
             for a, value in ref.items():
                 assert got[a] == pytest.approx(value, abs=TOL), (
                     f"{objective} of {a} at {where}: expectimax {got[a]}, exact {value}")
-            top = _action(rows[0])
+            top = action_of(rows[0])
             assert ref[top] >= max(ref.values()) - TOL, (
                 f"{objective}: advise's top {top} is not best at {where}")
 
@@ -154,7 +144,7 @@ def test_rollouts_converge(level):
         count = n // (n_act * rounds)
         checked = rows if n_act == 2 else rows[:1]
         for row in checked:
-            a = _action(row)
+            a = action_of(row)
             sd = _sd(outcomes(state.child(a)))
             assert abs(row["mean"] - ref[a]) <= 4 * sd / math.sqrt(count) + TOL, (
                 f"level {level}, action {a}: rollout mean {row['mean']}, exact {ref[a]} "
@@ -214,11 +204,11 @@ def test_advise_agrees_with_play(level, spec):
             ref = action_values(state)
             best = max(ref.values())
             assert ref[move] >= best - TOL, f"game {g}: played {move} ({ref[move]}), best {best}"
-            top = _action(_advise(state, gone, spec)[0])
+            top = action_of(_advise(state, gone, spec)[0])
             assert ref[top] >= best - TOL, f"game {g}: advise's {top} ({ref[top]}), best {best}"
         state, gone, move = positions[len(positions) // 2]
         rows = _advise(state, gone, spec, seed=g)
-        assert move in {_action(r) for r in rows}
+        assert move in {action_of(r) for r in rows}
         assert all(rows[0]["mean"] >= r["mean"] - 1e-12 for r in rows)
     assert exact >= 3
 
@@ -327,10 +317,10 @@ def test_advise_json_and_text_from_stdin():
     state = Position(1, tuple(map(tuple, grid)), ((4, 4),),
                      tuple(c for c in ref_deck(1) if c not in seen))
     ref = action_values(state)
-    assert {_action(a): a["search"]["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
+    assert {action_of(a): a["search"]["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
     for a in data["actions"]:
         e = a["estimate"]
-        assert abs(e["mean"] - ref[_action(a)]) <= e["mean_moe"] * 4 / 1.96 + TOL
+        assert abs(e["mean"] - ref[action_of(a)]) <= e["mean_moe"] * 4 / 1.96 + TOL
     assert [tuple(a["cell"]) for a in data["actions"]] == [RISKY, SAFE]
     text = invoke(args, input=GOLD_GRID)
     rows = [ln for ln in text.splitlines() if ln.startswith("│")]

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from cli_checks import assert_one_line_error, run_main
+from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.game import levels as L
 from numberup.errors import InputError
 from numberup.game.levels import get_level

@@ -1,19 +1,16 @@
 """Searchers play legal games on every level: their logs replay under the independent checker
-(tests/replay.py), with the logged scores equal to the reference scorer's."""
+(tests/oracles/replay.py), with the logged scores equal to the reference scorer's."""
 
 import json
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from replay import replay  # noqa: E402
+from oracles.replay import replay
 
-from numberup.game.levels import get_level  # noqa: E402
-from numberup.players.registry import parse_player  # noqa: E402
+from numberup.game.levels import get_level
+from numberup.players.registry import parse_player
 from numberup.runs.sinks import GameLog
-from numberup.runs.simulate import run  # noqa: E402
+from numberup.runs.simulate import run
 
 SEARCHERS = ["expectimax", "expectimax:depth=2,sample=3,k=8", "rollout:n=20",
              "expectimax:endgame=3", "rollout:n=20,endgame=3"]

@@ -20,19 +20,15 @@ and raises ``AssertionError`` naming the game, the move and the broken rule on a
 - afterwards every card goes on an empty cell orthogonally next to an occupied cell;
 - discards only on levels 3 and 13, at most two per game, never during setup;
 - the game ends exactly when the grid is full;
-- the logged score is ``ref_game`` (tests/reference.py) of the final grid.
+- the logged score is ``ref_game`` (:mod:`oracles.reference`) of the final grid.
 
 :func:`replay` returns the final grid as rows of ``(value, colour)`` tuples, the form
-tests/reference.py uses.
+:mod:`oracles.reference` uses.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import COLOUR_LETTERS, LEVELS, deck as ref_deck, ref_game  # noqa: E402
+from .reference import COLOUR_LETTERS, LEVELS, deck as ref_deck, ref_game
 
 # Levels whose player may discard a drawn card, and how many times (RULES.md "Discards").
 DISCARDS = {3: 2, 13: 2}

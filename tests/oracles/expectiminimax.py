@@ -4,7 +4,7 @@ Written in the spirit of OpenSpiel's ``python/algorithms/minimax.py`` (``expecti
 a game state with ``is_terminal``, ``is_chance_node``, ``chance_outcomes``, ``legal_actions``
 and ``child``, and one short recursion over it, by full enumeration to the end of the game.
 It knows the rules from RULES.md alone and never imports ``numberup``; final grids are scored
-by ``ref_game`` of tests/reference.py. It is meant for tiny endgames (a few empty cells):
+by ``ref_game`` of :mod:`oracles.reference`. It is meant for tiny endgames (a few empty cells):
 the tree grows as (actions x unseen cards) per card still to place.
 
 A position is what the player knows (RULES.md "Information"): the grid, the cards in hand
@@ -25,13 +25,10 @@ them equally likely to come next, and the discards left. Turn flow:
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 from dataclasses import dataclass, replace
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import LEVELS, card_text, deck as ref_deck, grid_text, ref_game  # noqa: E402
+from .reference import LEVELS, card_text, deck as ref_deck, grid_text, ref_game
 
 HAND = {18: 5, 19: 5, 20: 5}  # levels played from a hand of five
 DISCARDS = {3: 2, 13: 2}  # levels whose player may discard a drawn card, and how often
