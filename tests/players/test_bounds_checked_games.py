@@ -21,7 +21,7 @@ from numberup.runs.loop import play_batch
 # behind both searchers' hooks, discards and hands of five included; the learned player's
 # look at the next card, card by card (level 3, with discards) and by value (level 9, the
 # largest tables of numberup/evaluation/exact.py), after "@" the levels a spec plays instead of LEVELS
-# (rollouts of a searching base are slow on 19 and 20: tests/test_rollout_bases.py plays a
+# (rollouts of a searching base are slow on 19 and 20: tests/players/test_rollout.py plays a
 # game of each on every level, under the same checks).
 SPECS = {
     "random": ["random"],

@@ -35,7 +35,7 @@ from numberup_cli.group import cli
 
 LEVELS = (1, 14, 19)  # a 5x5 level, a 4x4 one, a hand level on 6x6
 # CI: 400 fixed examples (derandomized: the same inputs on every run, about 25 s). For a longer
-# hunt: NUMBERUP_FUZZ_EXAMPLES=5000 NUMBERUP_FUZZ_RANDOM=1 pytest tests/test_bad_input.py
+# hunt: NUMBERUP_FUZZ_EXAMPLES=5000 NUMBERUP_FUZZ_RANDOM=1 pytest tests/cli/test_bad_input.py
 EXAMPLES = int(os.environ.get("NUMBERUP_FUZZ_EXAMPLES", 400))
 DERANDOMIZE = not os.environ.get("NUMBERUP_FUZZ_RANDOM")
 

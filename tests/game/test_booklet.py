@@ -8,7 +8,7 @@ colours r o y g b n only.
 
 Every example is checked twice: against the plain-Python reference (tests/oracles/reference.py,
 ``test_booklet_reference``) and against the implementation (``numberup.game.scorecard.score_line``,
-``test_booklet_implementation``).  ``pytest tests/test_booklet.py -k reference`` runs the
+``test_booklet_implementation``).  ``pytest tests/game/test_booklet.py -k reference`` runs the
 reference half alone.
 """
 

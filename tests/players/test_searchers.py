@@ -304,7 +304,7 @@ def test_compare_json():
 
 def test_advise_json_and_text_from_stdin():
     """The ranking is the searcher's (exact here), the estimates the named player's
-    continuations (within Monte Carlo error of the exact values; tests/test_estimate.py checks
+    continuations (within Monte Carlo error of the exact values; tests/analysis/test_estimate.py checks
     them closely)."""
     spec = "expectimax:depth=2"
     args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "--for", spec,

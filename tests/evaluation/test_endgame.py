@@ -112,7 +112,7 @@ def test_moves_before_the_endgame_are_the_players_own(spec):
 @pytest.mark.parametrize("spec", ["expectimax:endgame=3,objective=gold", "rollout:n=20,endgame=3"])
 def test_endgame_games_reproducible(spec, tmp_path):
     """Same seed, same games (decks, moves, scores), whatever the threads: jobs 1 and 2, in
-    chunks of 3. (Their games replay legally on every level: tests/test_search_replay.py.)"""
+    chunks of 3. (Their games replay legally on every level: tests/players/test_replay.py.)"""
     for level in (3, 13, 20):
         lv, pl = get_level(level), parse_player(spec)
         logs = []
