@@ -110,3 +110,22 @@ def test_commands_work_outside_the_checkout(installed, tmp_path):
     assert play.returncode == 0, play.stderr
     assert "Best actions by expectimax:k=2" in play.stdout and "Saved in" in play.stdout
     assert save.is_file()
+
+
+def test_the_package_data_is_the_committed_results():
+    """numberup/data/ is written from results/ by results/package_data.py (make.sh step 4b):
+    the two must not drift apart."""
+    import csv
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    assert (ROOT / "numberup/data/summary.csv").read_bytes() == (ROOT / "results/summary.csv").read_bytes()
+    games = pq.read_table(ROOT / "results/runs/baseline/games.parquet",
+                          columns=["level", "policy", "score"]).to_pylist()
+    counts: dict[tuple, int] = {}
+    for g in games:
+        key = (int(g["level"]), g["policy"], int(g["score"]))
+        counts[key] = counts.get(key, 0) + 1
+    with open(ROOT / "numberup/data/scores.csv", newline="") as f:
+        shipped = {(int(r["level"]), r["policy"], int(r["score"])): int(r["games"])
+                   for r in csv.DictReader(f)}
+    assert shipped == counts
