@@ -1,4 +1,5 @@
-"""numberup calibrate: predictions of the move played against the game's end, binned.
+"""Calibration (numberup.analysis.calibrate): predictions of the move played against the
+game's end, binned.
 
 A prediction is exactly advise's estimate of the move played at that position (the same
 continuations, seeded alike); the games are simulate's games of the seed; the table's
@@ -7,12 +8,10 @@ counts, rates and Wilson intervals are recomputed here from the predictions.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.analysis.advise import advice
 from numberup.analysis.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
 from numberup.game.cards import format_card, format_grid
@@ -80,25 +79,6 @@ def test_reliability_table(pred):
         (d.mean() - half, d.mean() + half))
 
 
-def test_calibrate_command(tmp_path):
-    out, plot = tmp_path / "c.csv", tmp_path / "r.png"
-    args = ["calibrate", "-l", "14", "--for", "greedy", "--games", "12", "-m", "8",
-            "--seed", str(SEED), "--jobs", "1", "--no-progress", "--out", str(out),
-            "--plot", str(plot), "--bins", "5"]
-    rows = json.loads(invoke(args + ["--json"]))
-    assert rows[0]["bin"] == "all" and rows[0]["predictions"] == 12
-    assert out.read_text().splitlines()[0].split(",")[:4] == ["level", "policy", "seed",
-                                                              "continuations"]
-    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    text = invoke(args)
-    assert "observed - predicted" in text and "greedy" in text
-    # the predictions saved, binned again without playing: the same table
-    saved = tmp_path / "p.csv"
-    invoke(args + ["--predictions", str(saved)])
-    again = json.loads(invoke(["calibrate", "--from", str(saved), "--bins", "5", "--json"]))
-    assert again == rows
-
-
 @pytest.mark.parametrize("extra, names", [
     (["--for", "wizard"], ["wizard"]),
     (["--games", "0"], ["--games"]),
@@ -124,19 +104,3 @@ def test_calibrate_from_bad_tables(capsys, tmp_path, pred):
                         ([], ["--level", "--from"])):
         code, out, err = run_main(["calibrate", *argv], capsys)
         assert_one_line_error(code, out, err, names)
-
-
-def test_reliability_plot_draws_the_table(pred):
-    from matplotlib.container import ErrorbarContainer
-
-    from numberup.reports.calibration import reliability_plot
-
-    table = reliability(pred, bins=4)
-    plot = reliability_plot(table)
-    ax = plot.figure.axes[0]
-    curves = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
-    assert len(curves) == 1 and curves[0].get_label().startswith(f"level {LEVEL}: predicted")
-    x, y = curves[0].lines[0].get_data()
-    bins = table[table["bin"] != "all"]
-    assert list(x) == pytest.approx(bins["mean_predicted"].tolist())
-    assert list(y) == pytest.approx(bins["observed"].tolist())

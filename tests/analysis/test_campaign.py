@@ -1,14 +1,14 @@
-"""The campaign: best-of-K, chapter totals and booklet odds, and the ``campaign`` command.
+"""The campaign's arithmetic (numberup.analysis.campaign): best-of-K, chapter totals and
+booklet odds.
 
-The arithmetic is checked on constructed samples with known answers and against a brute-force
-enumeration of every K-tuple of games (exact fractions) on small samples; the command is
-checked against ``numberup simulate`` on the same seed, and for its one-line errors.
+It is checked on constructed samples with known answers and against a brute-force enumeration
+of every K-tuple of games (exact fractions) on small samples; the command:
+tests/cli/test_campaign_command.py.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -24,7 +24,6 @@ from numberup.analysis.campaign import (
 )
 from numberup.game.levels import CHAPTERS, LEVELS
 from numberup.stats import summarize
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 
 def approx_dict(d: dict, **kw):
@@ -213,67 +212,3 @@ def test_level_samples_picks_the_player():
     got = level_samples(games, "a")
     assert list(got) == [1, 2]
     assert got[1].tolist() == [10, 40] and got[2].tolist() == [30]
-
-
-# -------------------------------------------------------------------------------------------
-# the command
-
-
-@pytest.fixture(scope="module")
-def greedy_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("greedy")
-    invoke(["simulate", "--level", "all", "--policy", "greedy", "--games", "40", "--seed", "3",
-            "--out", str(out), "--no-progress", "--json"])
-    return out
-
-
-def test_campaign_plays_the_same_games_as_simulate(greedy_dir, tmp_path):
-    played = json.loads(invoke(["campaign", "--policy", "greedy", "--games", "40", "--seed", "3",
-                                "--attempts", "2", "--json", "--no-progress",
-                                "--out", str(tmp_path / "c")]))
-    read = json.loads(invoke(["campaign", "--from", str(greedy_dir), "--attempts", "2",
-                              "--json"]))
-    assert played == read
-    assert (tmp_path / "c" / "games.parquet").exists()
-    assert played["policy"] == "greedy" and played["seed"] == 3 and played["games"] == 40
-    assert set(played) >= {"policy", "games", "attempts", "levels", "chapters", "booklet"}
-    import pandas as pd
-
-    summary = pd.read_csv(greedy_dir / "summary.csv").set_index("level")
-    for lv in played["levels"]:
-        for m in ("bronze", "silver", "gold"):
-            assert lv[f"p_{m}"] == pytest.approx(summary.loc[lv["level"], f"p_{m}"])
-        p = lv["p_gold"]
-        assert lv["expected_attempts_gold"] == (None if p == 0 else pytest.approx(1 / p))
-    games = pd.read_parquet(greedy_dir / "games.parquet")
-    for ch in played["chapters"]:
-        samples = [games.loc[games["level"] == n, "score"].to_numpy() for n in ch["levels"]]
-        want = chapter_odds(samples, tuple(ch["thresholds"].values()), 2)
-        assert ch["p_gold"] == pytest.approx(want["p_gold"])
-    for m in ("bronze", "silver", "gold"):
-        assert played["booklet"][f"p_{m}"] == pytest.approx(
-            math.prod(c[f"p_{m}"] for c in played["chapters"]))
-
-
-def test_campaign_text(greedy_dir):
-    out = invoke(["campaign", "--from", str(greedy_dir)])
-    assert "COLOR-UP" in out and "STREET-UP" in out and "Booklet" in out
-    assert "best of 3 attempts" in out
-
-
-def test_campaign_errors(greedy_dir, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    cases = [
-        (["campaign", "--attempts", "0"], ["--attempts"]),
-        (["campaign", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
-        (["campaign", "--from", str(empty)], ["--from", "games.parquet"]),
-        (["campaign", "--from", str(greedy_dir), "--games", "10"], ["--games", "--from"]),
-        (["campaign", "--from", str(greedy_dir), "--policy", "random"], ["'random'", "greedy"]),
-        (["campaign", "--policy", "wizard", "--games", "5"], ["'wizard'"]),
-    ]
-    for argv, must_name in cases:
-        code, out, err = run_main(argv, capsys)
-        assert_one_line_error(code, out, err, must_name)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]

@@ -15,7 +15,6 @@ Two checks of different kinds:
 
 from __future__ import annotations
 
-import json
 import math
 import random
 
@@ -25,7 +24,7 @@ import pytest
 from oracles.expectiminimax import action_values, outcomes, position_texts, random_position
 from oracles.reference import parse_card
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.game import levels as L
 from numberup.analysis.advise import advice
 from numberup.game.engine import (
@@ -159,28 +158,6 @@ def test_estimates_match_the_exact_endgame(level):
             assert e["p_gold_lo"] <= e["p_gold"] <= e["p_gold_hi"] and e["n"] == m
 
 
-def test_advise_command_names_the_player_of_its_estimates():
-    state, gone = random_position(14, 14, random.Random(2), greedy=True)
-    grid, hand, _ = position_texts(state, gone)
-    args = ["advise", "-l", "14", "--card", hand, "-p", "expectimax", "--for", "greedy",
-            "-m", "40", "-e", "2", "-j", "1", "-"]
-    data = json.loads(invoke(args + ["--json"], input=grid))
-    assert list(data) == ["level", "ranked_by", "ranker_why", "estimates_for", "continuations",
-                          "seed", "actions"]
-    assert (data["ranked_by"], data["ranker_why"], data["estimates_for"],
-            data["continuations"]) == ("expectimax", "", "greedy", 40)
-    first = data["actions"][0]["estimate"]
-    assert list(first) == ["mean", "p_bronze", "p_silver", "p_gold", "n", "mean_moe",
-                           "p_gold_lo", "p_gold_hi"]
-    assert first["n"] == 40 and data["actions"][2]["estimate"] is None
-    text = invoke(args, input=grid)
-    assert "ranked by expectimax" in text and "what greedy reaches" in text
-    rows = [ln for ln in text.splitlines() if ln.startswith("│")]
-    assert len(rows) == 2 and all("±" in r for r in rows)
-    rest = len(data["actions"]) - 2
-    assert f"{rest} more action{'s' if rest > 1 else ''} ranked lower, not estimated" in text
-
-
 @pytest.mark.parametrize("extra, names", [
     (["--for", "wizard"], ["wizard"]),
     (["--for", "expectimax:k=0"], ["k=0"]),
@@ -195,34 +172,3 @@ def test_advise_bad_estimate_options(extra, names, capsys, tmp_path):
     grid.write_text(text)
     code, out, err = run_main(["advise", "-l", "14", "--card", hand, *extra, str(grid)], capsys)
     assert_one_line_error(code, out, err, must_name=names)
-
-
-def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
-    """'auto' ranks with rollout:n=4000 where rollout:n=200 has the higher mean in the summary
-    table, with expectimax where expectimax has, and with expectimax without a table; a named
-    searcher is taken as it is."""
-    from numberup.analysis import advise as A
-    from numberup.analysis import catalog
-
-    table = tmp_path / "summary.csv"
-    table.write_text("level,policy,games,mean,p_bronze,p_silver,p_gold,seconds_per_game\n"
-                     "14,expectimax,100,210.0,1,1,0.8,0.001\n14,rollout:n=200,100,220.0,1,1,0.9,0.1\n"
-                     "20,expectimax,100,26.9,1,1,0.03,0.01\n20,rollout:n=200,100,4.1,1,1,0.03,0.1\n")
-    monkeypatch.setattr(catalog, "SUMMARY", table)
-    assert A.advisor_for(14)[0] == "rollout:n=4000"
-    spec, why = A.advisor_for(20, "Auto")
-    assert spec == "expectimax" and "level 20" in why and "26.9" in why
-    assert A.advisor_for(20, "rollout:n=50") == ("rollout:n=50", "")
-    monkeypatch.setattr(catalog, "SUMMARY", tmp_path / "missing.csv")
-    assert A.advisor_for(14) == ("expectimax", "auto: results/summary.csv not found")
-
-
-def test_advise_command_defaults_are_the_library_defaults():
-    """The CLI spells its defaults out (so --help loads no numba); they must be advise's."""
-    from numberup.analysis import advise as A
-    import numberup_cli.main  # noqa: F401  (every command on the group)
-    from numberup_cli.group import cli
-
-    opts = {p.name: p.default for p in cli.commands["advise"].params}
-    assert (opts["policy"], opts["for_player"], int(opts["estimate"]), opts["continuations"]) == (
-        A.DEFAULT_ADVISOR, A.DEFAULT_FOR, A.DEFAULT_ESTIMATE, A.DEFAULT_CONTINUATIONS)

@@ -1,20 +1,18 @@
-"""Hindsight: the foresight search against a plain-Python brute force on endgames of real deals,
-its bounds never below the optimum, its games legal on every level, its results independent of
-the number of threads, and the command's output and errors."""
+"""Hindsight (numberup.analysis.hindsight): the foresight search against a plain-Python brute
+force on endgames of real deals, its bounds never below the optimum, its games legal on every
+level, and its results independent of the number of threads."""
 
-import itertools
 import json
 
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
-from oracles.reference import ref_game, ref_line, ref_value
+from oracles.cli_checks import assert_one_line_error, run_main
+from oracles.reference import ref_game
 from oracles.replay import replay
 
 import numberup_cli.hindsight  # noqa: F401  (registers the command)
 from numberup.analysis import bounds, hindsight
-from numberup.game.grid import geometry
 from numberup.game.levels import get_level
 
 
@@ -122,38 +120,6 @@ def test_a_narrow_beam_is_never_above_the_optimum():
             assert hindsight.search(2, deck, prefix=prefix, width=width, pilots=pilots)[0] <= exact
 
 
-@pytest.mark.parametrize("level", [2, 4, 13, 16])
-def test_line_max_is_at_least_every_line_of_the_pool(level):
-    """The relaxed line cap against every line (every order) of a small pool, scored by the
-    reference scorer."""
-    lv = get_level(level)
-    rng = np.random.default_rng(level)
-    deck = hindsight.deal(level, 5, 0)
-    pool = np.sort(rng.choice(deck, size=7, replace=False)).astype(np.int8)
-    value, _ = bounds._line_max(bounds.relaxed_params(lv),
-                                 geometry(lv.size).lines,
-                                 pool, len(pool))
-    best = max(ref_value(*ref_line(level, [_card(c) for c in perm]))
-               for combo in itertools.combinations(pool, lv.size)
-               for perm in itertools.permutations(combo))
-    assert value >= best
-    if lv.rule not in bounds.RELAXED:  # order-free rules: the cap is the exact best line
-        assert value == best
-
-
-def test_row_partition_bound_against_every_split():
-    """The partition table on a small case: 10 cards split into two lines of 5, every split
-    tried with the reference scorer."""
-    lv = get_level(7)
-    table = bounds._partition(7)
-    counts = [3, 2, 2, 2, 1]  # values 1..5
-    cards = [(v + 1, c) for v in range(5) for c in range(counts[v])]
-    best = max(ref_value(*ref_line(7, list(a))) + ref_value(*ref_line(7, [x for x in cards if x not in a]))
-               for a in itertools.combinations(cards, 5))
-    s = sum(counts[v] * (lv.colours + 1) ** v for v in range(5))
-    assert table[2, s] == best
-
-
 # ---------------------------------------------------------------------------------------------
 
 
@@ -186,25 +152,6 @@ def test_same_seed_same_results_whatever_jobs():
     assert np.array_equal(a.bound, b.bound)
 
 
-def test_command_json_log_and_out(tmp_path):
-    log = tmp_path / "found.jsonl"
-    out = invoke(["hindsight", "--level", "5,19", "--games", "2", "--seed", "4", "--width", "6",
-                  "--jobs", "1", "--json", "--log", str(log), "--out", str(tmp_path / "o")])
-    rows = json.loads(out)
-    assert [r["level"] for r in rows] == [5, 19]
-    records = [json.loads(x) for x in open(log)]
-    assert [(r["level"], r["game"]) for r in records] == [(5, 0), (5, 1), (19, 0), (19, 1)]
-    for r in records:
-        replay(r)
-    for row in rows:
-        mine = [r["score"] for r in records if r["level"] == row["level"]]
-        assert row["mean"] == pytest.approx(np.mean(mine))
-        assert row["bound_proven"] and row["bound_mean"] >= row["mean"]
-    assert (tmp_path / "o" / "summary.csv").exists() and (tmp_path / "o" / "deals.csv").exists()
-    text = invoke(["hindsight", "--level", "7", "--games", "2", "--width", "4", "--jobs", "1"])
-    assert "reachable on at least" in text
-
-
 @pytest.mark.parametrize("args,names", [
     (["--level", "21"], ["level"]),
     (["--level", "1", "--width", "0"], ["--width"]),
@@ -217,33 +164,3 @@ def test_command_json_log_and_out(tmp_path):
 def test_bad_input_is_one_line(args, names, capsys):
     code, out, err = run_main(["hindsight", *args], capsys)
     assert_one_line_error(code, out, err, names)
-
-
-def test_compare_with_hindsight_on_the_same_deals():
-    rows = json.loads(invoke(["compare", "--level", "2", "-p", "greedy", "--games", "3", "--seed",
-                              "8", "--jobs", "1", "--hindsight", "--json", "--no-progress"]))
-    (row,) = rows
-    found = hindsight.run_level(2, 8, 3).found
-    assert row["hindsight_mean"] == pytest.approx(found.mean())
-    assert row["share_of_hindsight"] == pytest.approx(row["mean"] / found.mean())
-    assert row["gold_reachable"] == int((found >= get_level(2).medals[2]).sum())
-
-
-def test_level_table_pairs_deals_and_picks_the_best_player():
-    import pandas as pd
-
-    from numberup.reports.hindsight import gold_plot, level_table
-
-    gold = get_level(1).medals[2]
-    deals = pd.DataFrame({"level": 1, "game": [0, 1, 2, 3], "found": [gold, gold + 5, gold - 1, gold],
-                          "bound": [100.0] * 4})
-    games = pd.DataFrame({"level": 1, "policy": ["a"] * 4 + ["b"] * 4, "game": [0, 1, 2, 3] * 2,
-                          "score": [gold, gold - 2, gold - 1, gold + 1, 0, 0, 0, 0]})
-    (row,) = level_table(deals, games).to_dict("records")
-    assert row["best"] == "a" and row["deals"] == 4
-    assert row["p_gold_found"] == 0.75 and row["p_gold_player"] == 0.5
-    assert row["p_gold_if_reachable"] == pytest.approx(2 / 3)
-    assert row["below"] == 0.25 and row["above"] == 0.25 and row["p_gold_bound"] == 1.0
-    assert row["warm_mean"] == (gold + gold + 5 + gold - 1 + gold + 1) / 4 and row["p_gold_warm"] == 0.75
-    plot = gold_plot(level_table(deals, games))
-    assert plot.data.p_gold_found.tolist() == [0.75]

@@ -103,11 +103,3 @@ def test_disk_full_mid_run_keeps_what_is_finished(files, capsys, monkeypatch):
     assert not list((files / "run").rglob("*.tmp"))
     assert not (files / "run" / "games.parquet").exists()
     assert not (files / "games.jsonl").exists()
-
-
-def test_log_to_an_existing_file_is_replaced_whole(files):
-    (files / "games.jsonl").write_text("old\n")
-    code, out, err = run_isolated(["simulate", *PLAY, "--log", "games.jsonl", "--json"])
-    assert code == 0, err
-    lines = (files / "games.jsonl").read_text().splitlines()
-    assert len(lines) == 10 and "old" not in lines

@@ -1,4 +1,5 @@
-"""The command line: levels, score, bad input, help texts, start-up imports.
+"""``numberup score``: grids read from files or stdin, scored as the plain-Python reference
+scores them (tests/oracles/reference.py), in JSON and as text.
 
 Commands run in-process through click's CliRunner; bad input goes through
 ``numberup_cli.main.main`` (what the ``numberup`` script calls), which must end with exit
@@ -9,13 +10,9 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import textwrap
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from oracles.reference import (
     LEVELS as REF_LEVELS,
@@ -26,11 +23,6 @@ from oracles.reference import (
     ref_medal,
 )
 
-import numberup_cli.campaign  # noqa: F401  (registers campaign)
-import numberup_cli.commands  # noqa: F401  (registers the commands on the group)
-import numberup_cli.reports  # noqa: F401  (registers plot)
-from numberup_cli.group import cli
-from numberup_cli.main import main
 from oracles.cli_checks import assert_one_line_error, invoke, run_main
 
 ALL_LEVELS = list(range(1, 21))
@@ -43,67 +35,6 @@ def random_grid(level: int, rng: random.Random) -> list:
     cards = ref_deck(level)
     rng.shuffle(cards)
     return [cards[r * n:(r + 1) * n] for r in range(n)]
-
-
-# -------------------------------------------------------------------------------------------
-# levels
-
-
-def test_levels_table():
-    out = invoke(["levels"])
-    rows = [ln for ln in out.splitlines() if ln.startswith("│")]
-    assert len(rows) == 20, out
-    for number, row in zip(ALL_LEVELS, rows):
-        cells = [c.strip() for c in row.strip("│").split("│")]
-        lv = REF_LEVELS[number]
-        assert cells[0] == str(number), row
-        assert f"{lv.values * lv.colours} cards 1-{lv.values} x{lv.colours}" in row, row
-        assert f"{lv.size}x{lv.size}" in row, row
-        assert "/".join(map(str, lv.medals)) in row, row
-
-
-# What RULES.md decides where the rulebook is silent, and the levels each ruling concerns;
-# ``numberup levels --level N`` must say it (in the project's words: matched loosely).
-RULINGS_BY_LEVEL = {
-    "run of one": [2, 13],
-    "10 per checkmarker": [3, 20],
-    "setup card": [3, 13, 18, 19, 20],  # discards never in setup; hand levels: setup from the deck
-    "four checkmarkers": [20],
-    "final grid": [1, 2, 3, 4, 5, 6, 7],
-}
-
-
-@pytest.mark.parametrize("level", ALL_LEVELS, ids=LEVEL_IDS)
-def test_levels_one_level_shows_rulings(level):
-    from numberup.game.levels import RULINGS, get_level
-
-    out = invoke(["levels", "--level", str(level)])
-    flat = " ".join(out.split()).lower()
-    assert f"level {level}" in flat
-    lv = REF_LEVELS[level]
-    assert f"bronze {lv.medals[0]}, silver {lv.medals[1]}, gold {lv.medals[2]}" in flat
-    assert "rulings" in flat
-    for key in get_level(level).rulings:
-        assert " ".join(RULINGS[key].split()).lower() in flat, f"ruling {key!r} not shown"
-    for phrase, levels in RULINGS_BY_LEVEL.items():
-        if level in levels:
-            assert phrase in flat, f"level {level}: the ruling about {phrase!r} is not shown:\n{out}"
-
-
-def test_levels_json():
-    data = json.loads(invoke(["levels", "--json"]))
-    assert isinstance(data, list) and [d["level"] for d in data] == ALL_LEVELS
-    for d in data:
-        lv = REF_LEVELS[d["level"]]
-        assert d["deck"] == {"cards": lv.values * lv.colours, "values": lv.values,
-                             "colours": lv.colours}
-        assert d["grid"] == f"{lv.size}x{lv.size}"
-        assert d["medals"] == dict(zip(("bronze", "silver", "gold"), lv.medals))
-        assert d["discards"] == (2 if d["level"] in (3, 13) else 0)
-        assert d["hand"] == (5 if d["level"] in (18, 19, 20) else 0)
-        assert isinstance(d["rulings"], list) and all(isinstance(r, str) and r for r in d["rulings"])
-    one = json.loads(invoke(["levels", "--level", "14", "--json"]))
-    assert one == data[13]
 
 
 # -------------------------------------------------------------------------------------------
@@ -281,78 +212,3 @@ def test_score_no_grid(tmp_path, capsys):
     path.write_text("\n# nothing here\n\n")
     code, out, err = run_main(["score", "--level", "1", str(path)], capsys)
     assert_one_line_error(code, out, err, [str(path), "no grid"])
-
-
-# -------------------------------------------------------------------------------------------
-# help and start-up
-
-
-def _walk(command, path=()):
-    yield path, command
-    if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
-            yield from _walk(sub, path + (name,))
-
-
-COMMANDS = list(_walk(cli))
-
-
-@pytest.mark.parametrize("path, command", COMMANDS,
-                         ids=[" ".join(p) or "numberup" for p, _ in COMMANDS])
-def test_help(path, command):
-    assert (command.help or "").strip(), f"'numberup {' '.join(path)}' has no help text"
-    for param in command.params:
-        if isinstance(param, click.Option) and param.name not in ("help", "version"):
-            assert (param.help or "").strip(), (
-                f"'numberup {' '.join(path)}' option {param.opts[0]} has no help text"
-            )
-    for flag in ("--help", "-h"):
-        result = CliRunner().invoke(cli, [*path, flag])
-        assert result.exit_code == 0, result.output
-        assert result.output.startswith("Usage: "), result.output
-        first_help_line = command.help.strip().splitlines()[0].strip()
-        assert first_help_line.split()[0] in result.output
-
-
-def test_commands_exist():
-    assert {"levels", "score", "simulate"} <= set(cli.commands)
-
-
-def test_main_help_succeeds(capsys):
-    try:
-        main(["--help"])
-    except SystemExit as exc:
-        assert exc.code in (0, None)
-    out, err = capsys.readouterr()
-    assert out.startswith("Usage: ") and err == ""
-
-
-def test_import_is_light():
-    code = (
-        "import sys, numberup_cli.main\n"
-        "heavy = [m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules]\n"
-        "print(','.join(heavy))\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "", f"importing numberup_cli.main loads {proc.stdout.strip()}"
-
-
-def test_help_is_light():
-    """``numberup --help`` (which registers every command) loads none of the heavy modules,
-    numpy included: it answers in well under 0.3 s (measured in benchmarks/README.md)."""
-    code = (
-        "import sys, contextlib, io\n"
-        "from numberup_cli.main import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    try:\n"
-        "        main(['--help'])\n"
-        "    except SystemExit:\n"
-        "        pass\n"
-        "heavy = [m for m in ('numpy', 'numba', 'pandas', 'matplotlib', 'pyarrow', 'rich')\n"
-        "         if m in sys.modules]\n"
-        "print(','.join(heavy))\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "", f"'numberup --help' loads {proc.stdout.strip()}"

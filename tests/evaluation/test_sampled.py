@@ -1,19 +1,18 @@
-"""The searchers' limits: completions numbered apart for every k up to its maximum, the normal
-approximation's continuity correction on levels whose results step by 10, and parameter
-maxima that fail with a one-line error instead of running for hours."""
+"""The sampled evaluation the searchers judge unfinished grids by (numberup.evaluation.sampled):
+completions numbered apart for every k up to its maximum, the normal approximation's
+continuity correction on levels whose results step by 10, and on levels scored by the lowest
+line the expected minimum of the lines."""
 
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.game import levels as L
-from numberup.errors import InputError
 from numberup.game.levels import get_level
-from numberup.players.registry import parse_player
 from numberup.players.scratch import new_scratch
 from numberup.evaluation.sampled import MAX_K, _completion_index, _evaluate
 from numberup.game.state import MAX_LINES
@@ -59,13 +58,35 @@ def test_continuity_correction_uses_half_a_step_of_ten(level):
     assert abs(half - _binomial_tail(nl * nt, q, silver // 10)) > 0.04
 
 
-@pytest.mark.parametrize("spec, name", [
-    ("expectimax:k=4097", "k"), ("expectimax:k=99999999999", "k"),
-    ("expectimax:sample=49", "sample"), ("rollout:n=100001", "n"),
-])
-def test_parameter_maxima(spec, name, capsys):
-    with pytest.raises(InputError, match=f"{name}=.* is above its maximum"):
-        parse_player(spec)
-    code, out, err = run_main(["simulate", "--level", "14", "--games", "10", "--policy", spec],
-                              capsys)
-    assert_one_line_error(code, out, err, must_name=[f"{name}="])
+@pytest.mark.parametrize("level", [3, 20])
+def test_lowest_line_mean_is_the_expected_minimum(level):
+    """On levels scored by the lowest line, the evaluation's mean is 10 x E[lowest line] of
+    independent lines, checked against enumerating every combination of line values."""
+    import itertools
+
+    import numpy as np
+
+    from numberup.game import levels as L
+    from numberup.evaluation.layout import DIST_HI, DIST_LO
+    from numberup.players.scratch import new_scratch
+    from numberup.evaluation.sampled import _evaluate
+
+    p = L.PARAMS[level]
+    nl = int(p[L.P_NLINES])
+    rng = random.Random(level)
+    for _ in range(20):
+        # every line a small distribution over values in [DIST_LO, DIST_HI]; three uncertain
+        lines = []
+        for li in range(nl):
+            support = rng.sample(range(DIST_LO, DIST_HI + 1), 1 if li >= 3 else 3)
+            weights = [rng.random() for _ in support]
+            lines.append([(v, w / sum(weights)) for v, w in zip(support, weights)])
+        X = new_scratch(get_level(level))
+        for li, dist in enumerate(lines):
+            for t in range(DIST_LO + 1, DIST_HI + 1):
+                X.line_eval[li, 5 + t - DIST_LO - 1] = sum(w for v, w in dist if v >= t)
+        out = np.zeros(5)
+        _evaluate(p, X.line_eval, out)
+        expected = sum(math.prod(w for _, w in combo) * min(v for v, _ in combo)
+                       for combo in itertools.product(*lines))
+        assert out[0] == pytest.approx(10 * expected, abs=1e-9)

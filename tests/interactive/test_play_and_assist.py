@@ -1,12 +1,12 @@
-"""play and assist: the session's rules, scripted games through the typed-line front end (with
-wrong input mixed in), their logs replayed by tests/oracles/replay.py, save and resume, the real
-command in a pseudo-terminal, and bad options."""
+"""play and assist (numberup.interactive): the session's rules, scripted games through the
+typed-line front end (with wrong input mixed in), their logs replayed by
+tests/oracles/replay.py, save and resume, and the end screen (the real command in a
+pseudo-terminal: tests/cli/test_play_command.py)."""
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import sys
 
 import numpy as np
@@ -20,7 +20,7 @@ from numberup.errors import InputError
 from numberup.game.cards import format_card, parse_card
 from numberup.game.levels import get_level
 from numberup.interactive.session import Session, deal
-from numberup.game.cells import cell_name, parse_cell
+from numberup.game.cells import cell_name
 from numberup.interactive.terminal import Table, make_console
 
 TINY = "expectimax:k=2"  # a searcher for hints and proposals that answers at once
@@ -35,19 +35,6 @@ def test_deal_is_simulates_deck():
         lv = get_level(level)
         batch = play_batch(lv, parse_player("random"), seed, game, 1, 1)
         assert deal(lv, seed, game) == [int(c) for c in batch.decks[0]]
-
-
-@pytest.mark.parametrize("text,cell", [("b3", 11), ("B3", 11), ("3 2", 11), ("3,2", 11),
-                                       ("a1", 0), ("e5", 24), ("1 5", 4)])
-def test_parse_cell(text, cell):
-    assert parse_cell(text, 5) == cell
-    assert parse_cell(cell_name(cell, 5), 5) == cell
-
-
-@pytest.mark.parametrize("text", ["f1", "6 1", "b0", "b", "33", "", "b3 c4", "z9", "0 0"])
-def test_parse_cell_refuses(text):
-    with pytest.raises(InputError):
-        parse_cell(text, 5)
 
 
 def test_session_rules():
@@ -373,52 +360,6 @@ def test_a_new_game_keeps_a_saved_one(tmp_path, capsys):
                               capsys)
     assert_one_line_error(code, out, err, ["is not a saved game"])
     assert (tmp_path / "notes.txt").read_text() == "my notes\n"
-
-
-def test_real_command_in_a_terminal(tmp_path):
-    """The console script in a pseudo-terminal: the screen after a few moves."""
-    pexpect = pytest.importorskip("pexpect")
-    import shutil
-
-    exe = os.path.join(os.path.dirname(sys.executable), "numberup")
-    exe = exe if os.access(exe, os.X_OK) else shutil.which("numberup")
-    cmd = [exe] if exe else [sys.executable, "-m", "numberup"]  # the console script, or its module
-    save = tmp_path / "pty.json"
-    child = pexpect.spawn(cmd[0], cmd[1:] + ["play", "--level", "1", "--seed", "3", "--save",
-                                             str(save), "--hints", TINY, "--no-color"],
-                          cwd=str(tmp_path), timeout=120, encoding="utf-8",
-                          dimensions=(50, 120))
-    try:
-        order = deal(1, 3, 0)
-        child.expect("Card: " + format_card(order[0]))
-        child.expect("> ")
-        child.sendline("c3")
-        child.expect("Card: " + format_card(order[1]))
-        child.expect("> ")
-        child.sendline("c2")
-        child.expect("> ")
-        child.sendline("f1")
-        child.expect("is off the 5x5 grid")
-        child.sendline("3 2")  # row 3, column 2: b3
-        child.expect("Card: " + format_card(order[3]))
-        screen = child.before  # the grid drawn above the card
-        child.expect("> ")
-        # row 3 shows the first card on c3 and the third on b3; row 2 the second on c2
-        row3 = next(ln for ln in screen.splitlines() if ln.strip().startswith("3 "))
-        assert [w for w in row3.split() if w != "+"][1:3] == [format_card(order[2]),
-                                                             format_card(order[0])]
-        row2 = next(ln for ln in screen.splitlines() if ln.strip().startswith("2 "))
-        assert format_card(order[1]) in row2.split()
-        child.sendline("hint")
-        child.expect("Best actions by expectimax:k=2")
-        child.sendline("quit")
-        child.expect("Saved in")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close()
-    assert child.exitstatus == 0
-    s = Session.load(save)
-    assert [int(s.grid[c]) for c in (12, 7, 11)] == order[:3]
 
 
 def test_typing_anything_goes_on(tmp_path):

@@ -12,13 +12,16 @@ The independent oracles, written from the rules (/work/shared/RULES.md) and neve
 
 Plain Python beside the kernels, reading numberup's arrays and constants:
 
-- :mod:`oracles.learned_reference`: the learned evaluation's features and values.
+- :mod:`oracles.learned_reference`: the learned evaluation's features and values;
+- :mod:`oracles.line_completions`: every completion of a line, scored by the reference, and
+  the positions the line estimates are checked on.
 
 Checks the tests share:
 
 - :mod:`oracles.cli_checks`: run a command in-process or as the console script, and judge a
   one-line error;
-- :mod:`oracles.advise_checks`: advise's rows read as the reference's actions.
+- :mod:`oracles.advise_checks`: advise's rows read as the reference's actions, and a position
+  where the mean and P(gold) choose apart.
 
 ``pythonpath = ["tests"]`` (pyproject.toml) makes this package importable as ``oracles``.
 """

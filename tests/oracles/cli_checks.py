@@ -1,5 +1,5 @@
-"""Checks shared by the CLI tests: run a command, run the real entry point, and judge a
-one-line error."""
+"""Checks shared by the CLI tests: run a command, run the real entry point, judge a one-line
+error, and make the run directories several tests read."""
 
 from __future__ import annotations
 
@@ -44,6 +44,18 @@ def run_main(argv, capsys) -> tuple[int, str, str]:
     return exc.value.code, out, err
 
 
+def run_command(argv, capsys) -> tuple[int, str, str]:
+    """:func:`run_main` for a command that may also end by returning (status 0), as ``train``
+    does when it succeeds."""
+    try:
+        main(argv)
+    except SystemExit as exc:
+        out, err = capsys.readouterr()
+        return exc.code, out, err
+    out, err = capsys.readouterr()
+    return 0, out, err
+
+
 NOTICE = re.compile(r"numberup: compiling the game kernels for .+ \(first run only\)\.\.\.\n"
                     r"numberup: compiled in \d+ s")
 
@@ -77,3 +89,15 @@ def run_isolated(argv, stdin: bytes = b"") -> tuple[int, str, str]:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         return (code, stdout.getvalue().decode("utf-8", "replace"),
                 stderr.getvalue().decode("utf-8", "replace"))
+
+
+def simulate_runs(tmp_path_factory) -> dict:
+    """Two directories as ``numberup simulate --out`` writes them: greedy and random players,
+    levels 1, 3 and 14, 50 games each ({player: directory}; for a module-scoped fixture)."""
+    dirs = {}
+    for policy in ("greedy", "random"):
+        out = tmp_path_factory.mktemp(policy)
+        invoke(["simulate", "--level", "1,3,14", "--games", "50", "--policy", policy,
+                "--out", str(out), "--no-progress", "--json"])
+        dirs[policy] = out
+    return dirs

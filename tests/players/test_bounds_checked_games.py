@@ -1,16 +1,13 @@
 """No kernel reads or writes outside its arrays. The suite runs with numba's bounds checks on
-(tests/conftest.py), so every test's games are checked; here every player, with the
-parameters that reach more of its code, plays a few games of the levels with the most actions
-per decision (a hand of five on 6x6: levels 19 and 20) and of a 5x5 level with discards (3)."""
+(tests/conftest.py; tests/test_numba_boundscheck.py checks that they are), so every test's
+games are checked; here every player, with the parameters that reach more of its code, plays
+a few games of the levels with the most actions per decision (a hand of five on 6x6: levels
+19 and 20) and of a 5x5 level with discards (3)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from numba import njit
-from numba.core import config
 
-from numberup.jit import SourcesDigestLocator, cache_dirname
 from numberup.game.levels import get_level
 from numberup.players.registry import PLAYERS, parse_player
 from numberup.runs.loop import play_batch
@@ -37,31 +34,6 @@ LEVELS = (19, 20, 3)
 CASES = [(spec, level) for group in SPECS.values() for s in group
          for spec, _, at in [s.partition("@")]
          for level in (map(int, at.split(",")) if at else LEVELS)]
-
-
-def test_the_suite_runs_with_bounds_checks():
-    assert config.BOUNDSCHECK == 1, \
-        "numba's bounds checks are off (NUMBA_BOUNDSCHECK=0?): tests/conftest.py turns them on"
-
-    @njit
-    def at(a, i):
-        return a[i]
-
-    with pytest.raises(IndexError):
-        at(np.zeros(3), 3)
-
-
-def test_bounds_checked_code_is_cached_apart(monkeypatch):
-    from numberup.game.scoring import _byte  # any kernel of the package
-
-    py = _byte.py_func
-    checked = SourcesDigestLocator.from_function(py, py.__code__.co_filename)
-    assert checked.get_cache_path().endswith(cache_dirname()) and \
-        cache_dirname().endswith("-boundscheck")
-    monkeypatch.setattr(config, "BOUNDSCHECK", None)
-    plain = SourcesDigestLocator.from_function(py, py.__code__.co_filename)
-    assert plain.get_cache_path() != checked.get_cache_path()
-    assert not plain.get_cache_path().endswith("-boundscheck")
 
 
 def test_specs_cover_every_player():

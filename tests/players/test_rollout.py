@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import assert_one_line_error, run_main
 from oracles.replay import replay
 
 from numberup.game import levels as L
@@ -301,16 +301,3 @@ def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path
     finally:
         MF.clear_cache()
     assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))
-
-
-def test_advise_with_a_searching_base(tmp_path):
-    """advise ranks every action by rollouts of the base (here expectimax)."""
-    grid = tmp_path / "grid.txt"
-    grid.write_text(". . . . .\n. . . . .\n. . 2b . .\n. . 4r . .\n. . . . .\n")
-    rows = json.loads(invoke(["advise", "--level", "1", "--card", "3g", "--json", "--policy",
-                              "rollout:n=60,base=expectimax,bk=2", "--continuations", "20",
-                              str(grid)]))["actions"]
-    assert len(rows) == 6  # the cells touching the two cards
-    assert all(0.0 <= r["search"]["p_gold"] <= 1.0 and 0 < r["search"]["mean"] <= 100
-               for r in rows)
-    assert [r["estimate"] is not None for r in rows] == [True] * 3 + [False] * 3

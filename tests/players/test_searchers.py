@@ -1,4 +1,5 @@
-"""The searchers (expectimax, rollouts) and the advise and compare commands.
+"""The searchers (expectimax, rollouts) against the exact reference, their objectives, and
+advise agreeing with them in play.
 
 The reference is tests/oracles/expectiminimax.py: a plain-Python expectiminimax over the rules of
 RULES.md, exact by full enumeration to the end of the game (final grids scored by
@@ -21,7 +22,6 @@ after a uniformly random next card. Its mean must converge to the reference valu
 
 from __future__ import annotations
 
-import json
 import math
 import random
 
@@ -30,15 +30,15 @@ import pytest
 from oracles.expectiminimax import (
     DISCARDS, HAND, Position, action_values, outcomes, position_texts, random_position,
 )
-from oracles.reference import LEVELS as REF_LEVELS, deck as ref_deck, parse_grid
+from oracles.reference import LEVELS as REF_LEVELS
 
 from numberup.analysis.advise import advise
 from numberup.game.levels import get_level
 from numberup.evaluation.sampled import LATE_CELLS
 from numberup.players.registry import parse_player
 from numberup.runs.loop import play_batch
-from oracles.advise_checks import OBJECTIVE_KEY, TOL, action_of
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.advise_checks import GOLD_GRID, OBJECTIVE_KEY, RISKY, SAFE, TOL, action_of
+from oracles.cli_checks import assert_one_line_error, run_main
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -216,50 +216,6 @@ def test_advise_agrees_with_play(level, spec):
 # -------------------------------------------------------------------------------------------
 # objectives
 
-# Level 1, the last two cells: 4b on (1, 2) makes gold (80) whatever comes; on (3, 0) the mean
-# is higher (81.83) but gold only with 4 of the 6 unseen cards.
-GOLD_GRID = """\
-1y 5n 2b 2n 4g
-3y 1n . 4r 1r
-3b 3r 2o 1b 5b
-. 4n 2g 5g 3g
-5y 1o 3o 2y 4y
-"""
-SAFE, RISKY = (1, 2), (3, 0)
-
-
-@pytest.mark.parametrize("level", [3, 20])
-def test_lowest_line_mean_is_the_expected_minimum(level):
-    """On levels scored by the lowest line, the evaluation's mean is 10 x E[lowest line] of
-    independent lines, checked against enumerating every combination of line values."""
-    import itertools
-
-    import numpy as np
-
-    from numberup.game import levels as L
-    from numberup.evaluation.layout import DIST_HI, DIST_LO
-    from numberup.players.scratch import new_scratch
-    from numberup.evaluation.sampled import _evaluate
-
-    p = L.PARAMS[level]
-    nl = int(p[L.P_NLINES])
-    rng = random.Random(level)
-    for _ in range(20):
-        # every line a small distribution over values in [DIST_LO, DIST_HI]; three uncertain
-        lines = []
-        for li in range(nl):
-            support = rng.sample(range(DIST_LO, DIST_HI + 1), 1 if li >= 3 else 3)
-            weights = [rng.random() for _ in support]
-            lines.append([(v, w / sum(weights)) for v, w in zip(support, weights)])
-        X = new_scratch(get_level(level))
-        for li, dist in enumerate(lines):
-            for t in range(DIST_LO + 1, DIST_HI + 1):
-                X.line_eval[li, 5 + t - DIST_LO - 1] = sum(w for v, w in dist if v >= t)
-        out = np.zeros(5)
-        _evaluate(p, X.line_eval, out)
-        expected = sum(math.prod(w for _, w in combo) * min(v for v, _ in combo)
-                       for combo in itertools.product(*lines))
-        assert out[0] == pytest.approx(10 * expected, abs=1e-9)
 
 
 def test_objective_gold():
@@ -283,48 +239,6 @@ def test_objective_gold():
 
 # -------------------------------------------------------------------------------------------
 # CLI: compare and advise
-
-
-def test_compare_json():
-    rows = json.loads(invoke(["compare", "--level", "1", "--policy", "random", "--policy",
-                               "greedy", "--games", "200", "--json", "--no-progress"]))
-    assert [r["policy"] for r in rows] == ["random", "greedy"]
-    paired_keys = ("diff_mean", "diff_lo", "diff_hi", "wins", "ties", "losses")
-    for r in rows:
-        for key in ("level", "policy", "games", "seed", "mean", "sd", "p_gold", "p_gold_lo",
-                    "p_gold_hi", "seconds", "vs") + paired_keys:
-            assert key in r, key
-        assert r["vs"] == "random" and r["games"] == 200
-    assert all(rows[0][k] is None for k in paired_keys)
-    g = rows[1]
-    assert 0 < g["diff_lo"] <= g["diff_mean"] <= g["diff_hi"]
-    assert g["diff_mean"] == pytest.approx(g["mean"] - rows[0]["mean"])
-    assert g["wins"] + g["ties"] + g["losses"] == 200
-
-
-def test_advise_json_and_text_from_stdin():
-    """The ranking is the searcher's (exact here), the estimates the named player's
-    continuations (within Monte Carlo error of the exact values; tests/analysis/test_estimate.py checks
-    them closely)."""
-    spec = "expectimax:depth=2"
-    args = ["advise", "--level", "1", "--card", "4b", "--policy", spec, "--for", spec,
-            "--estimate", "all", "--continuations", "400", "--jobs", "1", "-"]
-    data = json.loads(invoke(args + ["--json"], input=GOLD_GRID))
-    assert (data["ranked_by"], data["estimates_for"], data["continuations"]) == (spec, spec, 400)
-    assert all(list(a) == ["card", "cell", "estimate", "search"] for a in data["actions"])
-    grid = parse_grid(GOLD_GRID)
-    seen = [c for row in grid for c in row] + [(4, 4)]
-    state = Position(1, tuple(map(tuple, grid)), ((4, 4),),
-                     tuple(c for c in ref_deck(1) if c not in seen))
-    ref = action_values(state)
-    assert {action_of(a): a["search"]["mean"] for a in data["actions"]} == pytest.approx(ref, abs=TOL)
-    for a in data["actions"]:
-        e = a["estimate"]
-        assert abs(e["mean"] - ref[action_of(a)]) <= e["mean_moe"] * 4 / 1.96 + TOL
-    assert [tuple(a["cell"]) for a in data["actions"]] == [RISKY, SAFE]
-    text = invoke(args, input=GOLD_GRID)
-    rows = [ln for ln in text.splitlines() if ln.startswith("│")]
-    assert len(rows) == 2 and "3, 0" in rows[0] and "1, 2" in rows[1]
 
 
 # Bad input: exit status 2, one line on stderr, no traceback.

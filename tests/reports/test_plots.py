@@ -1,15 +1,13 @@
-"""Plots: the files are valid PNG/SVG, and what is drawn equals the tables it was drawn from.
+"""Plots (numberup.reports.plots, numberup.reports.budget): what is drawn equals the tables it
+was drawn from.
 
 Each plot function returns the Figure and the data drawn; the tests read the artists back
 (bar heights, histogram steps, points) and hold them against ``games.parquet`` and
-``summary.csv`` as ``numberup simulate --out`` wrote them. The ``plot`` command is run both
-from tables (``--from``) and playing the games itself, and for its one-line errors.
+``summary.csv`` as ``numberup simulate --out`` wrote them. The ``plot`` command (files, JSON,
+errors): tests/cli/test_plot_command.py.
 """
 
 from __future__ import annotations
-
-import json
-import xml.etree.ElementTree as ET
 
 import numpy as np
 import pandas as pd
@@ -24,23 +22,14 @@ from numberup.reports.plots import dist_plot, histogram_bins, medals_plot
 from numberup.reports.style import PALETTE
 from numberup.reports.budget import budget_family, budget_plot
 from numberup.runs.tables import read_runs
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import simulate_runs
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Two directories as ``numberup simulate --out`` writes them: greedy and random players,
-    levels 1, 3 and 14, 50 games each."""
-    dirs = {}
-    for policy in ("greedy", "random"):
-        out = tmp_path_factory.mktemp(policy)
-        invoke(["simulate", "--level", "1,3,14", "--games", "50", "--policy", policy,
-                "--out", str(out), "--no-progress", "--json"])
-        dirs[policy] = out
-    return dirs
+    return simulate_runs(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -48,35 +37,8 @@ def tables(runs):
     return read_runs([runs["greedy"], runs["random"]])
 
 
-def assert_png(path):
-    data = path.read_bytes()
-    assert len(data) > 1000 and data.startswith(PNG_MAGIC), path
-
-
-def assert_svg(path):
-    root = ET.parse(path).getroot()
-    assert root.tag.endswith("svg"), root.tag
-    assert path.stat().st_size > 1000
-
-
 # -------------------------------------------------------------------------------------------
 # the data drawn equals the tables
-
-
-def test_read_runs_stacks_the_tables(runs, tables):
-    g = [pd.read_parquet(runs[p] / "games.parquet") for p in ("greedy", "random")]
-    assert len(tables.games) == sum(len(x) for x in g) == 2 * 3 * 50
-    assert len(tables.summary) == 6
-    assert tables.games["score"].tolist() == pd.concat(g)["score"].tolist()
-
-
-def test_read_runs_takes_a_repeated_level_and_player_from_the_first_directory(runs):
-    both = read_runs([runs["greedy"], runs["random"], runs["greedy"]])
-    once = read_runs([runs["greedy"], runs["random"]])
-    pd.testing.assert_frame_equal(both.games, once.games)
-    pd.testing.assert_frame_equal(both.summary, once.summary)
-    first = read_runs([runs["random"], runs["greedy"]])
-    assert first.games["policy"].iloc[0] == "random" and len(first.games) == len(once.games)
 
 
 @pytest.mark.parametrize("level", [1, 3, 14])
@@ -239,17 +201,6 @@ def test_budget_shows_every_player_apart():
     assert plot.data["se"].tolist() == pytest.approx([12.0 / 20] * k)
 
 
-def test_plot_budget_from_a_summary_table(tmp_path):
-    path = tmp_path / "summary.csv"
-    fake_budget().drop(columns=["se"]).assign(sd=9.0, p_bronze=1.0, p_silver=0.9).to_csv(
-        path, index=False)
-    data = json.loads(invoke(["plot", "budget", "--summary", str(path), "--json",
-                              "-p", "rollout:n=50", "-p", "greedy"]))
-    assert data["file"] == str(tmp_path / "budget-level14.png")
-    assert_png(tmp_path / "budget-level14.png")
-    assert [r["policy"] for r in data["data"]] == ["greedy", "rollout:n=50"]
-
-
 def test_budget_from_real_runs(tables):
     plot = budget_plot(tables.summary, 1)
     summary = tables.summary[tables.summary["level"] == 1]
@@ -290,134 +241,6 @@ def test_histogram_bins_start_a_bin_at_gold():
 
 # -------------------------------------------------------------------------------------------
 # the command
-
-
-def test_plot_dist_from_tables(runs, tmp_path):
-    out = tmp_path / "d.png"
-    data = json.loads(invoke(["plot", "dist", "--from", str(runs["greedy"]), "--from",
-                              str(runs["random"]), "--level", "14", "--output", str(out),
-                              "--json"]))
-    assert_png(out)
-    assert data["file"] == str(out) and data["format"] == "png" and data["level"] == 14
-    games = pd.concat(pd.read_parquet(runs[p] / "games.parquet") for p in runs)
-    for policy in ("greedy", "random"):
-        scores = games.query(f"level == 14 and policy == '{policy}'")["score"].to_numpy()
-        rows = [r for r in data["data"] if r["policy"] == policy]
-        edges = [r["left"] for r in rows] + [rows[-1]["right"]]
-        assert [r["count"] for r in rows] == np.histogram(scores, edges)[0].tolist()
-
-
-def test_plot_svg_and_default_name(runs, tmp_path):
-    out = tmp_path / "ecdf.svg"
-    invoke(["plot", "dist", "--from", str(runs["greedy"]), "-l", "1", "--style", "ecdf",
-            "--output", str(out)])
-    assert_svg(out)
-    stem = tmp_path / "medals"
-    invoke(["plot", "medals", "--from", str(runs["greedy"]), "--format", "svg",
-            "--output", str(stem)])
-    assert_svg(tmp_path / "medals.svg")
-
-
-def test_plot_medals_json_equals_summary(runs, tmp_path):
-    data = json.loads(invoke(["plot", "medals", "--from", str(runs["greedy"]), "--from",
-                              str(runs["random"]), "--style", "stacked", "--json",
-                              "--output", str(tmp_path / "m.png")]))
-    assert_png(tmp_path / "m.png")
-    summary = pd.concat(pd.read_csv(runs[p] / "summary.csv") for p in runs)
-    summary = summary.set_index(["level", "policy"])
-    assert len(data["data"]) == len(summary)
-    for r in data["data"]:
-        for m in MEDALS:
-            assert r[f"p_{m}"] == pytest.approx(summary.loc[(r["level"], r["policy"]), f"p_{m}"])
-
-
-def test_plot_plays_the_games_and_writes_the_tables(tmp_path):
-    out = tmp_path / "run"
-    data = json.loads(invoke(["plot", "dist", "--level", "1", "-p", "greedy", "-p", "random",
-                              "--games", "50", "--seed", "7", "--out", str(out), "--json",
-                              "--no-progress"]))
-    assert sorted(p.name for p in out.iterdir()) == [".lock", "dist-level1.png", "games.parquet",
-                                                     "manifest.json", "parts", "summary.csv"]
-    assert_png(out / "dist-level1.png")
-    games = pd.read_parquet(out / "games.parquet")
-    assert len(games) == 100
-    for policy in ("greedy", "random"):
-        scores = games.loc[games["policy"] == policy, "score"].to_numpy()
-        rows = [r for r in data["data"] if r["policy"] == policy]
-        edges = [r["left"] for r in rows] + [rows[-1]["right"]]
-        assert [r["count"] for r in rows] == np.histogram(scores, edges)[0].tolist()
-    # the same seed read back gives the same plot data
-    again = json.loads(invoke(["plot", "dist", "--from", str(out), "--json",
-                               "--output", str(tmp_path / "again.png")]))
-    assert again["data"] == data["data"]
-
-
-def test_plot_medals_and_budget_play(tmp_path):
-    invoke(["plot", "medals", "--level", "1-2", "-p", "greedy", "--games", "30",
-            "--no-progress", "--output", str(tmp_path / "m.png")])
-    assert_png(tmp_path / "m.png")
-    data = json.loads(invoke(["plot", "budget", "--level", "2", "-p", "greedy", "-p", "random",
-                              "--games", "30", "--no-progress", "--json",
-                              "--output", str(tmp_path / "b.svg")]))
-    assert_svg(tmp_path / "b.svg")
-    assert sorted(r["policy"] for r in data["data"]) == ["greedy", "random"]
-    assert all(r["seconds_per_game"] > 0 for r in data["data"])
-
-
-def test_plot_help():
-    for args in (["plot", "--help"], ["plot", "dist", "--help"], ["plot", "medals", "--help"],
-                 ["plot", "budget", "--help"], ["campaign", "--help"]):
-        assert invoke(args).startswith("Usage: ")
-
-
-BAD = {
-    "no-source": (["plot", "dist", "--level", "1"], ["--from", "--policy"]),
-    "no-level-to-play": (["plot", "medals", "-p", "greedy"], ["--level"]),
-    "two-levels-dist": (["plot", "dist", "--level", "1,2", "-p", "greedy"],
-                        ["--level", "one level"]),
-    "bad-output-suffix": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.pdf"],
-                          ["--output", "x.pdf"]),
-    "format-mismatch": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.png",
-                         "--format", "svg"], ["--output", "svg"]),
-    "output-dir-missing": (["plot", "dist", "-l", "1", "-p", "greedy", "--output",
-                            "/nonexistent/x.png"], ["--output", "/nonexistent"]),
-    "bad-player": (["plot", "dist", "-l", "1", "-p", "wizard", "--games", "5"], ["'wizard'"]),
-    "bad-style": (["plot", "dist", "-l", "1", "-p", "greedy", "--style", "pie"],
-                  ["--style", "pie"]),
-    "bad-format": (["plot", "medals", "--format", "gif"], ["--format", "gif"]),
-    "unknown-kind": (["plot", "violin"], ["violin"]),
-    "games-zero": (["plot", "dist", "-l", "1", "-p", "greedy", "--games", "0"], ["--games"]),
-}
-
-
-@pytest.mark.parametrize("case", list(BAD))
-def test_plot_bad_options(case, tmp_path, capsys, monkeypatch):
-    argv, must_name = BAD[case]
-    monkeypatch.chdir(tmp_path)
-    code, out, err = run_main(argv, capsys)
-    assert_one_line_error(code, out, err, must_name)
-    assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
-
-
-def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    g, r = str(runs["greedy"]), str(runs["random"])
-    cases = [
-        (["plot", "dist", "--from", g], ["levels 1, 3, 14", "--level"]),
-        (["plot", "dist", "--from", g, "--level", "5"], ["level 5", "1, 3, 14"]),
-        (["plot", "medals", "--from", g, "-p", "random"], ["'random'", "greedy"]),
-        (["plot", "medals", "--from", g, "--seed", "4"], ["--seed", "--from"]),
-        (["plot", "medals", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
-        (["plot", "budget", "--from", g, "--from", r], ["--level"]),
-        (["plot", "budget", "--summary", g + "/summary.csv", "--from", g], ["--from",
-                                                                           "--summary"]),
-        (["plot", "budget", "--summary", g + "/games.parquet"], ["games.parquet"]),
-        (["plot", "budget", "--summary", g + "/summary.csv", "-l", "2"], ["level 2"]),
-    ]
-    for argv, must_name in cases:
-        code, out, err = run_main(argv, capsys)
-        assert_one_line_error(code, out, err, must_name)
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_medal_lines_split_the_bins_at_the_threshold():

@@ -1,8 +1,6 @@
 """Distilling the look into the one-move learned player (numberup.training.distil): the compiled loop
-against the same loop in plain Python, determinism, weights that move the student toward the
-teacher, and the train command's option."""
-
-import json
+against the same loop in plain Python, determinism, and weights that move the student toward
+the teacher (the train command's --distil-games: tests/cli/test_train_command.py)."""
 
 import numpy as np
 import pytest
@@ -106,21 +104,6 @@ def test_distillation_moves_the_student_toward_the_teacher():
     W, _ = D.distil(LEVEL, W, 9, 0, games, eta=0.05)
     after = D.distil(LEVEL, W, 9, 0, games, eta=0.0)[1][0]
     assert before[0] > 200 and after[1] < before[1], (before, after)
-
-
-def test_the_train_command_distils_level_2(tmp_path, capsys):
-    path = tmp_path / "m.npz"
-    from numberup_cli.main import main
-
-    main(["train", "--level", "2", "-n", "6", "--seed", "2", "--out", str(path),
-          "--tune-games", "2", "--distil-games", "2", "--json"])  # returns: no exit status
-    facts = json.loads(capsys.readouterr().out)[0]
-    assert facts["distil"]["games"] == 2 and facts["scale"] == 1.0
-    kept = MF.read_model(path, LEVEL)[1]
-    assert kept["scale"] == 1.0 and kept["games"] == 6
-    assert D.games_for(2) > 0 and D.games_for(14) == 0
-    main(["train", "--help"])
-    assert f"{D.GAMES[2]:,} on level 2" in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.parametrize("value", ["-1", "x"])

@@ -1,0 +1,24 @@
+"""advise's choice of searcher: 'auto' takes the stronger kind per level from the summary
+table (numberup.analysis.advise.advisor_for)."""
+
+from __future__ import annotations
+
+
+def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
+    """'auto' ranks with rollout:n=4000 where rollout:n=200 has the higher mean in the summary
+    table, with expectimax where expectimax has, and with expectimax without a table; a named
+    searcher is taken as it is."""
+    from numberup.analysis import advise as A
+    from numberup.analysis import catalog
+
+    table = tmp_path / "summary.csv"
+    table.write_text("level,policy,games,mean,p_bronze,p_silver,p_gold,seconds_per_game\n"
+                     "14,expectimax,100,210.0,1,1,0.8,0.001\n14,rollout:n=200,100,220.0,1,1,0.9,0.1\n"
+                     "20,expectimax,100,26.9,1,1,0.03,0.01\n20,rollout:n=200,100,4.1,1,1,0.03,0.1\n")
+    monkeypatch.setattr(catalog, "SUMMARY", table)
+    assert A.advisor_for(14)[0] == "rollout:n=4000"
+    spec, why = A.advisor_for(20, "Auto")
+    assert spec == "expectimax" and "level 20" in why and "26.9" in why
+    assert A.advisor_for(20, "rollout:n=50") == ("rollout:n=50", "")
+    monkeypatch.setattr(catalog, "SUMMARY", tmp_path / "missing.csv")
+    assert A.advisor_for(14) == ("expectimax", "auto: results/summary.csv not found")

@@ -1,0 +1,26 @@
+"""The learned player (numberup.players.learned): it plays with the package's model times the
+model's scale, or the scale its spec names; expectimax:eval=learned and rollouts of base
+learned carry the same model."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numberup.game.levels import get_level
+from numberup.learned import modelfile as MF
+
+
+def test_the_player_plays_with_the_scaled_model():
+    """The learned player's scratch carries the package's model times the model's own scale,
+    or times the scale its spec names; expectimax:eval=learned and rollout bases the model's."""
+    from numberup.players.registry import parse_player
+    from numberup.players.scratch import new_scratch
+
+    lv = get_level(17)
+    weights, facts = MF.load_model(17)
+    assert 0.0 <= facts["scale"] <= 1.0
+    for spec, scale in (("learned", facts["scale"]), ("learned:scale=0.25", 0.25),
+                        ("learned:scale=0", 0.0), ("expectimax:eval=learned", facts["scale"])):
+        assert np.array_equal(new_scratch(lv, parse_player(spec)).learned, weights * scale), spec
+    base = new_scratch(lv, parse_player("rollout:base=learned")).base.X.learned
+    assert np.array_equal(base, weights * facts["scale"])

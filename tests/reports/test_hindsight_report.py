@@ -1,0 +1,28 @@
+"""The hindsight report (numberup.reports.hindsight): the level table pairs each deal's
+foresight optimum with the best player's game on it, and the gold plot draws its shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from numberup.game.levels import get_level
+
+
+def test_level_table_pairs_deals_and_picks_the_best_player():
+    import pandas as pd
+
+    from numberup.reports.hindsight import gold_plot, level_table
+
+    gold = get_level(1).medals[2]
+    deals = pd.DataFrame({"level": 1, "game": [0, 1, 2, 3], "found": [gold, gold + 5, gold - 1, gold],
+                          "bound": [100.0] * 4})
+    games = pd.DataFrame({"level": 1, "policy": ["a"] * 4 + ["b"] * 4, "game": [0, 1, 2, 3] * 2,
+                          "score": [gold, gold - 2, gold - 1, gold + 1, 0, 0, 0, 0]})
+    (row,) = level_table(deals, games).to_dict("records")
+    assert row["best"] == "a" and row["deals"] == 4
+    assert row["p_gold_found"] == 0.75 and row["p_gold_player"] == 0.5
+    assert row["p_gold_if_reachable"] == pytest.approx(2 / 3)
+    assert row["below"] == 0.25 and row["above"] == 0.25 and row["p_gold_bound"] == 1.0
+    assert row["warm_mean"] == (gold + gold + 5 + gold - 1 + gold + 1) / 4 and row["p_gold_warm"] == 0.75
+    plot = gold_plot(level_table(deals, games))
+    assert plot.data.p_gold_found.tolist() == [0.75]
