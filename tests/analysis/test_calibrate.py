@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.analysis.advise import advice
 from numberup.analysis.calibrate import TABLE_COLUMNS, _decision_seed, predictions, reliability
 from numberup.game.cards import format_card, format_grid
@@ -77,30 +76,3 @@ def test_reliability_table(pred):
     half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d))
     assert (every["difference_lo"], every["difference_hi"]) == pytest.approx(
         (d.mean() - half, d.mean() + half))
-
-
-@pytest.mark.parametrize("extra, names", [
-    (["--for", "wizard"], ["wizard"]),
-    (["--games", "0"], ["--games"]),
-    (["--decisions", "0"], ["--decisions"]),
-    (["--plot", "x.pdf"], ["x.pdf"]),
-    (["--out", "/nonexistent/c.csv"], ["/nonexistent"]),
-    (["--from", "/nonexistent/p.csv"], ["/nonexistent/p.csv"]),
-], ids=["player", "games", "decisions", "plot-suffix", "out-dir", "from-missing"])
-def test_calibrate_bad_input(extra, names, capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = run_main(["calibrate", "-l", "14", "--games", "2", *extra], capsys)
-    assert_one_line_error(code, out, err, names)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_calibrate_from_bad_tables(capsys, tmp_path, pred):
-    notes = tmp_path / "notes.csv"
-    notes.write_text("a,b\n1,2\n")
-    some = tmp_path / "p.csv"
-    pred.to_csv(some, index=False)
-    for argv, names in ((["--from", str(notes)], ["notes.csv", "predictions"]),
-                        (["--from", str(some), "-l", "3"], ["level 3"]),
-                        ([], ["--level", "--from"])):
-        code, out, err = run_main(["calibrate", *argv], capsys)
-        assert_one_line_error(code, out, err, names)

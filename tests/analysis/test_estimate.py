@@ -24,7 +24,6 @@ import pytest
 from oracles.expectiminimax import action_values, outcomes, position_texts, random_position
 from oracles.reference import parse_card
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from numberup.game import levels as L
 from numberup.analysis.advise import advice
 from numberup.game.engine import (
@@ -156,19 +155,3 @@ def test_estimates_match_the_exact_endgame(level):
             p = sum(q for q, r in dist if r >= gold)
             assert abs(e["p_gold"] - p) <= 4 * math.sqrt(p * (1 - p) / m) + 1e-9, where
             assert e["p_gold_lo"] <= e["p_gold"] <= e["p_gold_hi"] and e["n"] == m
-
-
-@pytest.mark.parametrize("extra, names", [
-    (["--for", "wizard"], ["wizard"]),
-    (["--for", "expectimax:k=0"], ["k=0"]),
-    (["--continuations", "0"], ["--continuations"]),
-    (["--estimate", "0"], ["--estimate"]),
-    (["--estimate", "some"], ["--estimate"]),
-], ids=["unknown-player", "bad-parameter", "no-continuations", "no-estimates", "not-a-count"])
-def test_advise_bad_estimate_options(extra, names, capsys, tmp_path):
-    state, gone = random_position(14, 14, random.Random(2), greedy=True)
-    text, hand, _ = position_texts(state, gone)
-    grid = tmp_path / "g.txt"
-    grid.write_text(text)
-    code, out, err = run_main(["advise", "-l", "14", "--card", hand, *extra, str(grid)], capsys)
-    assert_one_line_error(code, out, err, must_name=names)

@@ -7,11 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from oracles.reference import ref_game
 from oracles.replay import replay
 
-import numberup_cli.hindsight  # noqa: F401  (registers the command)
 from numberup.analysis import bounds, hindsight
 from numberup.game.levels import get_level
 
@@ -150,17 +148,3 @@ def test_same_seed_same_results_whatever_jobs():
     b = hindsight.run_level(16, 5, 6, jobs=2, width=30)
     assert a.found.tolist() == b.found.tolist()
     assert np.array_equal(a.bound, b.bound)
-
-
-@pytest.mark.parametrize("args,names", [
-    (["--level", "21"], ["level"]),
-    (["--level", "1", "--width", "0"], ["--width"]),
-    (["--level", "1", "--width", "10000000"], ["--width"]),
-    (["--level", "1", "--games", "-3"], ["--games"]),
-    (["--level", "1", "--jobs", "x"], ["--jobs"]),
-    (["--level", "1", "--log", "/no/such/dir/f.jsonl"], ["--log"]),
-    (["--level", "1", "--log", "/proc/no-such-file.jsonl"], ["--log"]),
-])
-def test_bad_input_is_one_line(args, names, capsys):
-    code, out, err = run_main(["hindsight", *args], capsys)
-    assert_one_line_error(code, out, err, names)

@@ -1,6 +1,6 @@
-"""Files that cannot be read and paths that cannot be written: one line naming the file and
-the option, exit status 2, and nothing left half-written (the cases of issue 13 first; the
-property test in test_bad_input.py covers the rest)."""
+"""A disk that fills up during a run: one line naming the file, exit status 2, the finished
+chunks kept and nothing left half-written (files that cannot be read and paths that cannot be
+written: tests/cli/test_bad_input.py)."""
 
 from __future__ import annotations
 
@@ -23,43 +23,6 @@ def files(tmp_path, monkeypatch):
     (tmp_path / "huge.txt").write_text("1r " * 100_000 + "\n")
     (tmp_path / "adir").mkdir()
     return tmp_path
-
-
-CASES = {
-    # argv, what the message names
-    "score-binary": (["score", "--level", "1", "garbage"], ["garbage", "binary"]),
-    "score-not-utf8": (["score", "--level", "1", "latin1.txt"], ["latin1.txt", "line 1", "UTF-8"]),
-    "score-huge-line": (["score", "--level", "1", "huge.txt"], ["huge.txt", "line 1", "300,000"]),
-    "score-endless-binary": (["score", "--level", "1", "/dev/zero"], ["/dev/zero", "binary"]),
-    "score-directory": (["score", "--level", "1", "adir"], ["adir", "directory"]),
-    "advise-binary": (["advise", "--level", "14", "--card", "3g", "garbage"], ["garbage"]),
-    "simulate-out-proc": (["simulate", *PLAY, "--out", "/proc/forbidden"],
-                          ["--out", "/proc/forbidden"]),
-    "simulate-out-under-device": (["simulate", *PLAY, "--out", "/dev/null/x"],
-                                  ["--out", "/dev/null/x", "Not a directory"]),
-    "simulate-out-is-file": (["simulate", *PLAY, "--out", "garbage"], ["--out", "garbage"]),
-    "simulate-out-empty": (["simulate", *PLAY, "--out", ""], ["--out", "empty"]),
-    "simulate-log-proc": (["simulate", *PLAY, "--log", "/proc/x"], ["--log", "/proc/x"]),
-    "simulate-log-is-directory": (["simulate", *PLAY, "--log", "adir"], ["--log", "adir"]),
-    "plot-out-proc": (["plot", "dist", *PLAY, "--out", "/proc/x"], ["--out", "/proc/x"]),
-    "plot-output-proc": (["plot", "dist", *PLAY, "--output", "/proc/x.png"],
-                         ["--output", "/proc/x.png"]),
-    "plot-output-empty": (["plot", "dist", *PLAY, "--output", ""], ["--output", "empty"]),
-    "campaign-out-device": (["campaign", "--games", "2", "--policy", "greedy", "--out",
-                             "/dev/null"], ["--out", "/dev/null"]),
-    "players-summary-binary": (["players", "--summary", "garbage"], ["garbage"]),
-}
-
-
-@pytest.mark.parametrize("case", list(CASES))
-def test_bad_file_or_path(case, files, capsys):
-    argv, must_name = CASES[case]
-    if any(a.startswith(("/proc/", "/dev/")) for a in argv) and not Path("/proc/self").exists():
-        pytest.skip("needs Linux's /proc and /dev")
-    before = sorted(p.name for p in files.iterdir())
-    code, out, err = run_main(argv, capsys)
-    assert_one_line_error(code, out, err, must_name)
-    assert sorted(p.name for p in files.iterdir()) == before, "a file was left behind"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

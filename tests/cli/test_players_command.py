@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import invoke
 from numberup.analysis.catalog import NEEDED, SUMMARY
 from numberup.players.registry import PLAYERS
 
@@ -86,24 +86,6 @@ def test_committed_results_measure_every_player():
     for p in info:
         expected = sorted(s for s in specs if s.partition(":")[0] == p["name"])
         assert sorted(m["spec"] for m in p["measured"]) == expected
-
-
-@pytest.mark.parametrize("argv, must_name", [
-    (["players", "wizard"], ["wizard", "greedy"]),
-    (["players", "--level", "0"], ["--level"]),
-    (["players", "--summary", "/nonexistent.csv"], ["/nonexistent.csv"]),
-])
-def test_players_bad_input(argv, must_name, capsys):
-    assert_one_line_error(*run_main(argv, capsys), must_name)
-
-
-def test_players_summary_not_a_table(tmp_path, capsys):
-    (tmp_path / "s.csv").write_text("a,b\n1,2\n")
-    assert_one_line_error(*run_main(["players", "--summary", str(tmp_path / "s.csv")], capsys),
-                          ["s.csv", "seconds_per_game"])
-    _write_summary(tmp_path / "t.csv", [{**ROWS[0], "p_gold": "lots"}])
-    assert_one_line_error(*run_main(["players", "--summary", str(tmp_path / "t.csv")], capsys),
-                          ["t.csv", "line 2"])
 
 
 def test_simulate_help_points_to_players():

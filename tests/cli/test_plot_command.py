@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main, simulate_runs
+from oracles.cli_checks import invoke, simulate_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
@@ -131,53 +131,3 @@ def test_plot_help():
     for args in (["plot", "--help"], ["plot", "dist", "--help"], ["plot", "medals", "--help"],
                  ["plot", "budget", "--help"], ["campaign", "--help"]):
         assert invoke(args).startswith("Usage: ")
-
-
-BAD = {
-    "no-source": (["plot", "dist", "--level", "1"], ["--from", "--policy"]),
-    "no-level-to-play": (["plot", "medals", "-p", "greedy"], ["--level"]),
-    "two-levels-dist": (["plot", "dist", "--level", "1,2", "-p", "greedy"],
-                        ["--level", "one level"]),
-    "bad-output-suffix": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.pdf"],
-                          ["--output", "x.pdf"]),
-    "format-mismatch": (["plot", "dist", "-l", "1", "-p", "greedy", "--output", "x.png",
-                         "--format", "svg"], ["--output", "svg"]),
-    "output-dir-missing": (["plot", "dist", "-l", "1", "-p", "greedy", "--output",
-                            "/nonexistent/x.png"], ["--output", "/nonexistent"]),
-    "bad-player": (["plot", "dist", "-l", "1", "-p", "wizard", "--games", "5"], ["'wizard'"]),
-    "bad-style": (["plot", "dist", "-l", "1", "-p", "greedy", "--style", "pie"],
-                  ["--style", "pie"]),
-    "bad-format": (["plot", "medals", "--format", "gif"], ["--format", "gif"]),
-    "unknown-kind": (["plot", "violin"], ["violin"]),
-    "games-zero": (["plot", "dist", "-l", "1", "-p", "greedy", "--games", "0"], ["--games"]),
-}
-
-
-@pytest.mark.parametrize("case", list(BAD))
-def test_plot_bad_options(case, tmp_path, capsys, monkeypatch):
-    argv, must_name = BAD[case]
-    monkeypatch.chdir(tmp_path)
-    code, out, err = run_main(argv, capsys)
-    assert_one_line_error(code, out, err, must_name)
-    assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
-
-
-def test_plot_bad_tables(runs, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    g, r = str(runs["greedy"]), str(runs["random"])
-    cases = [
-        (["plot", "dist", "--from", g], ["levels 1, 3, 14", "--level"]),
-        (["plot", "dist", "--from", g, "--level", "5"], ["level 5", "1, 3, 14"]),
-        (["plot", "medals", "--from", g, "-p", "random"], ["'random'", "greedy"]),
-        (["plot", "medals", "--from", g, "--seed", "4"], ["--seed", "--from"]),
-        (["plot", "medals", "--from", str(tmp_path / "nowhere")], ["--from", "nowhere"]),
-        (["plot", "budget", "--from", g, "--from", r], ["--level"]),
-        (["plot", "budget", "--summary", g + "/summary.csv", "--from", g], ["--from",
-                                                                           "--summary"]),
-        (["plot", "budget", "--summary", g + "/games.parquet"], ["games.parquet"]),
-        (["plot", "budget", "--summary", g + "/summary.csv", "-l", "2"], ["level 2"]),
-    ]
-    for argv, must_name in cases:
-        code, out, err = run_main(argv, capsys)
-        assert_one_line_error(code, out, err, must_name)
-    assert list(tmp_path.iterdir()) == []

@@ -1,16 +1,11 @@
 """``numberup score``: grids read from files or stdin, scored as the plain-Python reference
-scores them (tests/oracles/reference.py), in JSON and as text.
-
-Commands run in-process through click's CliRunner; bad input goes through
-``numberup_cli.main.main`` (what the ``numberup`` script calls), which must end with exit
-status 2 and one line on stderr, ``numberup: error: ...``, naming the place of the error.
-"""
+scores them (tests/oracles/reference.py), in JSON and as text. Commands run in-process
+through click's CliRunner (bad grids and files: tests/cli/test_bad_input.py)."""
 
 from __future__ import annotations
 
 import json
 import random
-import textwrap
 
 import pytest
 
@@ -23,7 +18,7 @@ from oracles.reference import (
     ref_medal,
 )
 
-from oracles.cli_checks import assert_one_line_error, invoke, run_main
+from oracles.cli_checks import invoke
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -115,100 +110,3 @@ def test_score_partial_grid_and_files_in_order(tmp_path):
     b.write_text(grid_text(full) + "\n")
     data = json.loads(invoke(["score", "--level", "1", "--json", str(b), str(a)]))
     assert data == [_expected_json(1, full), _expected_json(1, grid)]
-
-
-# -------------------------------------------------------------------------------------------
-# bad input: exit status 2, one line on stderr, naming the place
-
-GOOD_5 = textwrap.dedent("""\
-    1r 2r 3r 4r 5r
-    1o 2o 3o 4o 5o
-    1y 2y 3y 4y 5y
-    1g 2g 3g 4g 5g
-    1b 2b 3b 4b 5b
-""")
-
-
-def _with(text: str, row: int, col: int, token: str) -> str:
-    lines = text.splitlines()
-    cells = lines[row].split()
-    cells[col] = token
-    lines[row] = " ".join(cells)
-    return "\n".join(lines) + "\n"
-
-
-BAD_GRIDS = {
-    # name: (grid text, level, things the message must name)
-    "unknown-token": (_with(GOOD_5, 2, 3, "4x"), 1, ["line 3", "row 2", "col 3", "'4x'"]),
-    "unknown-token-word": (_with(GOOD_5, 0, 0, "red"), 1, ["row 0", "col 0", "'red'"]),
-    "value-not-in-deck": (_with(GOOD_5, 1, 4, "6o"), 1, ["row 1", "col 4", "'6o'", "deck"]),
-    "colour-not-in-deck": (_with(GOOD_5, 4, 1, "2m"), 1, ["row 4", "col 1", "'2m'", "deck"]),
-    "duplicate-card": (_with(GOOD_5, 3, 2, "1r"), 1, ["row 3", "col 2", "'1r'", "row 0, col 0"]),
-    "short-row": (GOOD_5.replace("1o 2o 3o 4o 5o", "1o 2o 3o 4o"), 1, ["row 1", "4"]),
-    "long-row": (GOOD_5.replace("1g 2g 3g 4g 5g", "1g 2g 3g 4g 5g ."), 1, ["row 3", "6"]),
-    "too-few-rows": ("\n".join(GOOD_5.splitlines()[:4]) + "\n", 1, ["5 rows", "4"]),
-    "6x6-level-5x5-grid": (GOOD_5, 5, ["6 rows", "5"]),
-}
-
-
-@pytest.mark.parametrize("case", list(BAD_GRIDS))
-def test_score_bad_grid(case, tmp_path, capsys):
-    text, level, must_name = BAD_GRIDS[case]
-    path = tmp_path / "bad.txt"
-    path.write_text(text)
-    code, out, err = run_main(["score", "--level", str(level), str(path)], capsys)
-    assert_one_line_error(code, out, err, [str(path), *must_name])
-
-
-def test_score_bad_second_grid_prints_nothing(tmp_path, capsys):
-    """All input is checked before anything is printed; the error names the second grid's line."""
-    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
-    good.write_text(GOOD_5)
-    bad.write_text(GOOD_5 + "\n" + _with(GOOD_5, 4, 4, "5q"))
-    code, out, err = run_main(["score", "--level", "1", str(good), str(bad)], capsys)
-    assert_one_line_error(code, out, err, [str(bad), "line 11", "row 4", "col 4", "'5q'"])
-
-
-BAD_ARGS = {
-    "unknown-player": (["simulate", "--level", "1", "--games", "1", "--policy", "wizard"],
-                       ["'wizard'"]),
-    "unknown-player-parameter": (["simulate", "--level", "1", "--games", "1", "--policy",
-                                  "greedy:depth=3"], ["'depth'"]),
-    "player-parameter-of-random": (["simulate", "--level", "1", "--games", "1", "--policy",
-                                    "random:n=5"], ["'n'"]),
-    "levels-level-21": (["levels", "--level", "21"], ["--level", "21"]),
-    "levels-level-word": (["levels", "--level", "two"], ["--level", "two"]),
-    "score-level-0": (["score", "--level", "0", "-"], ["--level", "0"]),
-    "simulate-level-0": (["simulate", "--level", "0", "--games", "1"], ["--level", "0"]),
-    "simulate-level-range": (["simulate", "--level", "19-21", "--games", "1"], ["--level", "19-21"]),
-    "simulate-level-junk": (["simulate", "--level", "x", "--games", "1"], ["--level", "x"]),
-    "score-missing-level": (["score", "-"], ["--level"]),
-    "unknown-command": (["frobnicate"], ["frobnicate"]),
-    "too-many-jobs": (["simulate", "--level", "1", "--games", "5", "--jobs", "999",
-                       "--no-progress"], ["999"]),
-    "missing-file": (["score", "--level", "1", "/nonexistent/grids.txt"], ["/nonexistent/grids.txt"]),
-}
-
-
-@pytest.mark.parametrize("case", list(BAD_ARGS))
-def test_bad_arguments(case, tmp_path, capsys, monkeypatch):
-    argv, must_name = BAD_ARGS[case]
-    monkeypatch.chdir(tmp_path)
-    code, out, err = run_main(argv, capsys)
-    assert_one_line_error(code, out, err, must_name)
-    assert list(tmp_path.iterdir()) == [], "a failed command left files behind"
-
-
-def test_bad_player_before_any_output_file(tmp_path, capsys):
-    out_dir, log = tmp_path / "out", tmp_path / "log.jsonl"
-    code, out, err = run_main(["simulate", "--level", "1", "--games", "5", "--policy", "nobody",
-                                "--out", str(out_dir), "--log", str(log)], capsys)
-    assert_one_line_error(code, out, err, ["'nobody'"])
-    assert not out_dir.exists() and not log.exists()
-
-
-def test_score_no_grid(tmp_path, capsys):
-    path = tmp_path / "empty.txt"
-    path.write_text("\n# nothing here\n\n")
-    code, out, err = run_main(["score", "--level", "1", str(path)], capsys)
-    assert_one_line_error(code, out, err, [str(path), "no grid"])

@@ -12,10 +12,8 @@ import sys
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from oracles.replay import replay
 
-import numberup_cli.play  # noqa: F401  (registers play and assist)
 from numberup.errors import InputError
 from numberup.game.cards import format_card, parse_card
 from numberup.game.levels import get_level
@@ -325,41 +323,6 @@ def test_saved_file_is_checked(tmp_path):
         bad.write_text(content)
         with pytest.raises(InputError):
             Session.load(bad)
-
-
-@pytest.mark.parametrize("args,name", [
-    (["play"], "--level"),
-    (["play", "--level", "1", "--hints", "greedy"], "greedy"),
-    (["play", "--level", "1", "--hints", "bogus"], "bogus"),
-    (["assist", "--level", "21"], "21"),
-    (["play", "--resume", "/nonexistent/x.json"], "/nonexistent/x.json"),
-    (["play", "--level", "2", "--save", "/nonexistent/dir/x.json"], "does not exist"),
-])
-def test_bad_options(args, name, capsys):
-    code, out, err = run_main(args, capsys)
-    assert_one_line_error(code, out, err, [name])
-
-
-def test_resume_with_the_other_command(tmp_path, capsys):
-    s = Session(get_level(2), "play", 1, 0)
-    s.apply(s.hand[0], 12)
-    s.save(tmp_path / "g.json")
-    code, out, err = run_main(["assist", "--resume", str(tmp_path / "g.json")], capsys)
-    assert_one_line_error(code, out, err, ["numberup play --resume"])
-
-
-def test_a_new_game_keeps_a_saved_one(tmp_path, capsys):
-    """A new game does not overwrite a game in progress, nor a file that is not a saved game."""
-    s = Session(get_level(2), "play", 1, 0)
-    s.apply(s.hand[0], 12)
-    s.save(tmp_path / "g.json")
-    code, out, err = run_main(["play", "--level", "2", "--save", str(tmp_path / "g.json")], capsys)
-    assert_one_line_error(code, out, err, ["in progress", "--resume"])
-    (tmp_path / "notes.txt").write_text("my notes\n")
-    code, out, err = run_main(["assist", "--level", "2", "--save", str(tmp_path / "notes.txt")],
-                              capsys)
-    assert_one_line_error(code, out, err, ["is not a saved game"])
-    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
 
 
 def test_typing_anything_goes_on(tmp_path):

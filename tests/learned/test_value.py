@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 import oracles.learned_reference as REF
-from oracles.cli_checks import assert_one_line_error, run_main
 from oracles.replay import replay
 
 from numberup.learned import features as F
 from numberup.learned import value as LE
 from numberup.game import levels as L
-from numberup.learned import modelfile as MF
 from numberup.game.levels import get_level
 
 
@@ -141,17 +139,6 @@ def test_medal_kernel_matches_python(level):
         want = REF.medals(p, X.predicted.tolist(), X.line_eval.tolist(), value, X.rows.tolist(),
                           X.shift.tolist(), X.learned)
         assert out.tolist() == pytest.approx(want, rel=1e-9, abs=1e-12)
-
-
-@pytest.mark.parametrize("spec", ["learned", "expectimax:eval=learned"])
-def test_a_level_without_a_model_says_how_to_make_one(spec, monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(MF, "MODELS", tmp_path)
-    MF.clear_cache()
-    try:
-        code, out, err = run_main(["simulate", "--level", "5", "-n", "2", "-p", spec], capsys)
-    finally:
-        MF.clear_cache()
-    assert_one_line_error(code, out, err, must_name=("level 5", "numberup train --level 5"))
 
 
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])

@@ -6,7 +6,7 @@
   its own parameters, and nothing it does touches the rollout's arrays.
 - Games of every base replay legally on all 20 levels, and the same seed gives the same games
   whatever the number of jobs.
-- base=learned carries the level's model; bad base specs are refused in one line.
+- base=learned carries the level's model (bad base specs: tests/cli/test_bad_input.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 from oracles.replay import replay
 
 from numberup.game import levels as L
@@ -280,24 +279,3 @@ def test_base_scratch_is_its_own():
     mine = [a for a in X if isinstance(a, np.ndarray)] + list(X.T)
     theirs = [a for a in B.X if isinstance(a, np.ndarray)] + list(B.X.T)
     assert not any(np.shares_memory(a, b) for a in mine for b in theirs if a.size and b.size)
-
-
-@pytest.mark.parametrize("spec, names", [
-    ("rollout:base=minimax", ("minimax", "learned")),
-    ("rollout:base=expectimax,bk=0", ("bk",)),
-    ("rollout:bk=many", ("bk",)),
-])
-def test_bad_base_specs(spec, names, capsys):
-    code, out, err = run_main(["simulate", "--level", "3", "-n", "2", "-p", spec], capsys)
-    assert_one_line_error(code, out, err, must_name=names)
-
-
-def test_base_learned_without_a_model_says_how_to_make_one(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(MF, "MODELS", tmp_path)
-    MF.clear_cache()
-    try:
-        code, out, err = run_main(["compare", "--level", "6", "-n", "2", "-p", "greedy",
-                                   "-p", "rollout:base=learned"], capsys)
-    finally:
-        MF.clear_cache()
-    assert_one_line_error(code, out, err, must_name=("level 6", "numberup train --level 6"))

@@ -38,7 +38,6 @@ from numberup.evaluation.sampled import LATE_CELLS
 from numberup.players.registry import parse_player
 from numberup.runs.loop import play_batch
 from oracles.advise_checks import GOLD_GRID, OBJECTIVE_KEY, RISKY, SAFE, TOL, action_of
-from oracles.cli_checks import assert_one_line_error, run_main
 
 ALL_LEVELS = list(range(1, 21))
 LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
@@ -217,7 +216,6 @@ def test_advise_agrees_with_play(level, spec):
 # objectives
 
 
-
 def test_objective_gold():
     assert parse_player("expectimax:objective=gold").param("objective") == "gold"
     assert parse_player("rollout:n=100,base=greedy,objective=gold").param("objective") == "gold"
@@ -235,48 +233,3 @@ def test_objective_gold():
         state, gone = random_position(level, empty, random.Random(3), greedy=True)
         rows = _advise(state, gone, "expectimax:objective=gold")
         assert rows[0][key] >= max(r[key] for r in rows) - 1e-12, (level, empty)
-
-
-# -------------------------------------------------------------------------------------------
-# CLI: compare and advise
-
-
-# Bad input: exit status 2, one line on stderr, no traceback.
-FULL_1 = "\n".join(" ".join(f"{v}{c}" for c in "royg" + "b") for v in range(1, 6)) + "\n"
-HOLE_1 = "1r 1o 1y 1g 1b\n2r . 2y 2g 2b\n3r 3o 3y 3g 3b\n4r 4o 4y . 4b\n5r 5o 5y 5g 5b\n"
-LONE_1 = ". . . . 4n\n. . . . .\n. . 2o . .\n. . . . .\n. . . . .\n"
-NEAR_18 = ". . 1y 1g 1b\n2r 2o 2y 2g 2b\n3r 3o 3y 3g 3b\n4r 4o 4y 4g 4b\n5r 5o 5y 5g 5b\n"
-
-BAD_INPUT = {
-    "card-twice-grid-and-card": (["advise", "-l", "1", "--card", "2y", "G"], HOLE_1, "2y"),
-    "card-twice-in-grid": (["advise", "-l", "1", "--card", "2o", "G"],
-                           HOLE_1.replace("3g", "1r"), "1r"),
-    "card-in-grid-and-hand": (["advise", "-l", "18", "--hand", "1n 2n 3n 4n 5r", "G"],
-                              NEAR_18, "5r"),
-    "not-connected": (["advise", "-l", "1", "--card", "3y", "G"], LONE_1, "connected"),
-    "card-not-in-deck": (["advise", "-l", "1", "--card", "1m", "G"], HOLE_1, "1m"),
-    "value-not-in-deck": (["advise", "-l", "1", "--card", "6r", "G"], HOLE_1, "6r"),
-    "card-and-hand": (["advise", "-l", "1", "--card", "2o", "--hand", "2o", "G"], HOLE_1, "--hand"),
-    "neither-card-nor-hand": (["advise", "-l", "1", "G"], HOLE_1, "--card"),
-    "full-grid": (["advise", "-l", "1", "--card", "1n", "G"], FULL_1, "full"),
-    "not-a-searcher": (["advise", "-l", "1", "--card", "2o", "-p", "greedy", "G"], HOLE_1,
-                       "greedy"),
-    "hand-size": (["advise", "-l", "18", "--hand", "1n 2n 3n", "G"], NEAR_18, "hand"),
-    "card-on-hand-level": (["advise", "-l", "18", "--card", "1n", "G"], NEAR_18, "hand"),
-    "compare-unknown-policy": (["compare", "-l", "1", "-p", "random", "-p", "foo", "-n", "5"],
-                               None, "foo"),
-    "compare-depth-9": (["compare", "-l", "1", "-p", "expectimax:depth=9", "-n", "5"], None,
-                        "depth"),
-    "compare-bad-base": (["compare", "-l", "1", "-p", "rollout:base=foo", "-n", "5"], None, "foo"),
-}
-
-
-@pytest.mark.parametrize("case", list(BAD_INPUT))
-def test_bad_input(case, tmp_path, capsys):
-    argv, grid, needle = BAD_INPUT[case]
-    path = tmp_path / "grid.txt"
-    if grid is not None:
-        path.write_text(grid)
-    argv = [str(path) if a == "G" else a for a in argv] + ["--no-progress"] * (argv[0] == "compare")
-    code, out, err = run_main(argv, capsys)
-    assert_one_line_error(code, out, err, [needle])

@@ -138,13 +138,6 @@ def test_workers_of_another_build_are_refused(cluster, tmp_path, capsys):
     check_workers(client, "here", backend.build)
 
 
-@pytest.mark.parametrize("value", ["local:0", "local:two", "", "local:99999", "nohost", "tcp://h:port"])
-def test_bad_dask_values(value, capsys):
-    code, out, err = run_main(["simulate", "-l", "1", "-n", "5", "--dask", value,
-                               "--no-progress"], capsys)
-    assert_one_line_error(code, out, err, ["--dask"])
-
-
 def test_parse_dask():
     assert parse_dask("local") == ("local", None) and parse_dask("local:3") == ("local", 3)
     assert parse_dask("tcp://10.0.0.1:8786") == ("address", "tcp://10.0.0.1:8786")

@@ -3,9 +3,7 @@ against the same loop in plain Python, determinism, and weights that move the st
 the teacher (the train command's --distil-games: tests/cli/test_train_command.py)."""
 
 import numpy as np
-import pytest
 
-from oracles.cli_checks import assert_one_line_error, run_main
 
 from numberup.training import distil as D
 from numberup.game import levels as L
@@ -104,9 +102,3 @@ def test_distillation_moves_the_student_toward_the_teacher():
     W, _ = D.distil(LEVEL, W, 9, 0, games, eta=0.05)
     after = D.distil(LEVEL, W, 9, 0, games, eta=0.0)[1][0]
     assert before[0] > 200 and after[1] < before[1], (before, after)
-
-
-@pytest.mark.parametrize("value", ["-1", "x"])
-def test_bad_distil_games_is_one_line(value, capsys):
-    code, out, err = run_main(["train", "--level", "2", "--distil-games", value], capsys)
-    assert_one_line_error(code, out, err, must_name=("--distil-games",))
