@@ -3,14 +3,12 @@ against plain Python (tests/oracles/learned_reference.py): the features of every
 value of an afterstate, the lines a move touches predicted again, and the medal odds.
 Training: tests/training/test_train.py."""
 
-import json
 import random
 
 import numpy as np
 import pytest
 
 import oracles.learned_reference as REF
-from oracles.replay import replay
 
 from numberup.learned import features as F
 from numberup.learned import value as LE
@@ -139,29 +137,3 @@ def test_medal_kernel_matches_python(level):
         want = REF.medals(p, X.predicted.tolist(), X.line_eval.tolist(), value, X.rows.tolist(),
                           X.shift.tolist(), X.learned)
         assert out.tolist() == pytest.approx(want, rel=1e-9, abs=1e-12)
-
-
-@pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
-def test_learned_games_replay(level, tmp_path):
-    """The shipped model of every level plays legal games (tests/oracles/replay.py), and
-    expectimax:eval=learned plays the same games as the learned player one move deep."""
-    from numberup.players.registry import parse_player
-    from numberup.runs.sinks import GameLog
-    from numberup.runs.simulate import run
-
-    path = tmp_path / "games.jsonl"
-    log = GameLog(path)
-    result = run(get_level(level), parse_player("learned"), 2, seed=11, jobs=1, sinks=[log])
-    log.close()
-    records = [json.loads(line) for line in open(path)]
-    for r in records:
-        replay(r)
-    assert [r["score"] for r in records] == result.all_scores.tolist()
-    # expectimax:eval=learned plays the kernel one move deep, as learned:depth=1 does (the
-    # learned player's default looks at the next card where that is cheap: value-count rules)
-    from numberup.evaluation.exact import VALUES, family
-
-    one_move = result if family(level) != VALUES else run(
-        get_level(level), parse_player("learned:depth=1"), 2, seed=11, jobs=1)
-    same = run(get_level(level), parse_player("expectimax:eval=learned"), 2, seed=11, jobs=1)
-    assert same.all_scores.tolist() == one_move.all_scores.tolist()

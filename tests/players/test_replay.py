@@ -1,6 +1,8 @@
-"""Searchers play legal games on every level: their logs replay under the independent checker
-(tests/oracles/replay.py), with the logged scores equal to the reference scorer's. And the
-checker itself catches violations (so a green run means something)."""
+"""Every registered player plays legal games on every level: the games it plays, logged as
+``numberup simulate --log`` logs them, replay under the independent checker
+(tests/oracles/replay.py), each with the logged score the reference scorer gives its final
+grid, and the run's own scores. And the checker itself catches violations (so a green run
+means something)."""
 
 import json
 
@@ -9,26 +11,50 @@ import pytest
 from oracles.replay import replay
 
 from numberup.game.levels import get_level
-from numberup.players.registry import parse_player
+from numberup.players.registry import PLAYERS, parse_player
+from numberup.players.rollout import BASES
 from numberup.runs.loop import play_batch
 from numberup.runs.sinks import GameLog, game_records
 from numberup.runs.simulate import run
 
-SEARCHERS = ["expectimax", "expectimax:depth=2,sample=3,k=8", "rollout:n=20",
-             "expectimax:endgame=3", "rollout:n=20,endgame=3"]
+LEVELS = range(1, 21)
+# Each registered player's specs whose games are replayed, as (spec, games, seed): the
+# searchers with the parameters that reach more of their code (depth 2 with a sample, the
+# exact endgame's hook), rollouts of every base player (a few rollouts each; a searching base
+# with few completions), and the learned player with each level's shipped model. A player
+# added to the registry without specs here fails the test.
+SPECS = {
+    "random": [("random", 2, 11)],
+    "greedy": [("greedy", 2, 11)],
+    "expectimax": [("expectimax", 2, 11), ("expectimax:depth=2,sample=3,k=8", 2, 11),
+                   ("expectimax:endgame=3", 2, 11)],
+    "rollout": [("rollout:n=20", 2, 11), ("rollout:n=20,endgame=3", 2, 11),
+                ("rollout:n=6,base=random", 1, 13), ("rollout:n=6,objective=gold", 1, 13),
+                ("rollout:n=3,base=expectimax,bk=2", 1, 13),
+                ("rollout:n=3,base=learned,bk=2,objective=gold", 1, 13)],
+    "learned": [("learned", 2, 11)],
+}
 
 
-@pytest.mark.parametrize("spec", SEARCHERS)
-@pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
-def test_searcher_games_replay(level, spec, tmp_path):
+# every registered player with each of its specs; a player without specs gets a case that fails
+CASES = [(player, *case) for player in PLAYERS for case in SPECS.get(player, [(None, 0, 0)])]
+
+
+@pytest.mark.parametrize("player, spec, games, seed", CASES,
+                         ids=[spec or f"{player}-no-specs" for player, spec, _, _ in CASES])
+@pytest.mark.parametrize("level", LEVELS, ids=[f"level-{n}" for n in LEVELS])
+def test_games_replay(level, player, spec, games, seed, tmp_path):
+    assert spec is not None, f"the registered player {player!r} has no games to replay in SPECS"
+    if player == "rollout":  # rollouts of every base player
+        assert {parse_player(s).param("base") for s, _, _ in SPECS[player]} >= set(BASES)
     path = tmp_path / "games.jsonl"
     log = GameLog(path)
-    result = run(get_level(level), parse_player(spec), 2, seed=11, jobs=1, sinks=[log])
+    result = run(get_level(level), parse_player(spec), games, seed=seed, jobs=1, sinks=[log])
     log.close()
     records = [json.loads(line) for line in open(path)]
-    assert [r["game"] for r in records] == [0, 1]
+    assert [r["game"] for r in records] == list(range(games))
     for r in records:
-        replay(r)
+        replay(r, level)  # every rule, and the logged score is the reference scorer's
     assert [r["score"] for r in records] == result.all_scores.tolist()
 
 
