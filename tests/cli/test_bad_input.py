@@ -110,7 +110,8 @@ def bad(*argv, names=(), files=None, setup=None, cleanup=None, needs=None) -> Ba
 
 
 # files that cannot be read and paths that cannot be written (the cases of issue 13)
-UNREADABLE = {"garbage": b"\xff\xfe\x00garbage", "latin1.txt": "1r 2r 3r 4r 5\xe9\n".encode("latin-1"),
+UNREADABLE = {"garbage": b"\xff\xfe\x00garbage",
+              "latin1.txt": "1r 2r 3r 4r 5\xe9\n".encode("latin-1"),
               "huge.txt": "1r " * 100_000 + "\n", "adir": DIR}
 PLAY = ("--level", "14", "--games", "10", "--policy", "greedy", "--jobs", "1", "--no-progress")
 
@@ -246,7 +247,8 @@ CASES = {
                              files=UNREADABLE),
     "simulate-log-is-directory": bad("simulate", *PLAY, "--log", "adir",
                                      names=["--log", "adir"], files=UNREADABLE),
-    **{f"above-maximum-{spec}": bad("simulate", "--level", "14", "--games", "10", "--policy", spec, names=[f"{name}="])
+    **{f"above-maximum-{spec}": bad("simulate", "--level", "14", "--games", "10", "--policy",
+                                    spec, names=[f"{name}="])
        for spec, name in [("expectimax:k=4097", "k"), ("expectimax:k=99999999999", "k"),
                           ("expectimax:sample=49", "sample"), ("rollout:n=100001", "n")]},
     **{f"rollout-{label}": bad("simulate", "--level", "3", "-n", "2", "-p", spec, names=names)

@@ -1,20 +1,13 @@
 """The runner's promises: per-game results independent of threads, chunks and ``first``, and
-the same deck for every player; whole files under --out, even when a run is interrupted or
-fails."""
+the same deck for every player (a run interrupted or failing: tests/runs/test_interruption.py)."""
 
 from __future__ import annotations
-
-import signal
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from oracles.replay import replay_log
-
 from numberup.game.levels import get_level
 from numberup.players.registry import parse_player
-from numberup.runs.sinks import GameLog, GameTable
 from numberup.runs.loop import play_batch
 from numberup.runs.simulate import run
 
@@ -23,7 +16,6 @@ LEVEL_IDS = [f"level-{n}" for n in ALL_LEVELS]
 POLICIES = ["random", "greedy"]
 # Levels that exercise every special: discards (3, 13), 6x6 setup (9, 12), hand (18), 6x6 hand (20).
 SPECIAL_LEVELS = [3, 9, 13, 18, 20]
-PARQUET_COLUMNS = ["level", "policy", "game", "seed", "score", "medal", "lines"]
 
 
 class Collect:
@@ -50,10 +42,6 @@ def _assert_same_games(a: dict, b: dict, what: str) -> None:
         assert a[key].shape == b[key].shape, f"{what}: {key} shapes {a[key].shape} != {b[key].shape}"
         diff = np.argwhere(a[key] != b[key])
         assert len(diff) == 0, f"{what}: {key} differ first at index {tuple(diff[0])}"
-
-
-def _tmp_files(directory: Path) -> list[str]:
-    return sorted(p.name for p in Path(directory).iterdir() if p.name.endswith(".tmp"))
 
 
 # -------------------------------------------------------------------------------------------
@@ -107,85 +95,3 @@ def test_same_deck_for_every_player(level):
     # the decks are shuffled, and differ from game to game
     assert len({bytes(d) for d in a.decks}) == len(a.decks)
     assert not np.array_equal(a.decks[0], np.sort(a.decks[0]))
-
-
-# -------------------------------------------------------------------------------------------
-# --out: games.parquet and summary.csv, whole files only.
-
-
-def test_interrupted_run_keeps_whole_files(tmp_path):
-    """simulate.run with a stop that fires after the first chunk; the sinks close cleanly."""
-    import pyarrow.parquet as pq
-
-    table = GameTable(tmp_path / "games.parquet")
-    game_log = GameLog(tmp_path / "games.jsonl")
-    result = run(13, parse_player("greedy"), 100, 4, jobs=2, chunk=8,
-                 sinks=[table, game_log], stop=lambda: True)
-    game_log.close()
-    table.close()
-    assert result.interrupted
-    assert result.games == 8
-    t = pq.read_table(tmp_path / "games.parquet")
-    assert t.column_names == PARQUET_COLUMNS
-    assert t.column("game").to_pylist() == list(range(8))
-    records = replay_log(tmp_path / "games.jsonl", 13)
-    assert t.column("score").to_pylist() == [r["score"] for r in records]
-    assert _tmp_files(tmp_path) == []
-
-
-def test_ctrl_c_keeps_finished_games(tmp_path, monkeypatch):
-    """run_runs as simulate calls it; a Ctrl-C (SIGINT) arrives while the first chunk is kept."""
-    import pyarrow.parquet as pq
-    from numberup.runs.rundir import RunDir
-    from numberup_cli.commands import run_runs
-
-    write_part = RunDir.write_part
-
-    def interrupting(self, *args, **kw):
-        path = write_part(self, *args, **kw)
-        signal.raise_signal(signal.SIGINT)  # the first Ctrl-C: stop after this chunk
-        return path
-
-    monkeypatch.setattr(RunDir, "write_part", interrupting)
-    out = tmp_path / "run"
-    out.mkdir()
-    results, interrupted = run_runs([1, 2], [parse_player("random")], 50, 3, 1, 8, 0, out,
-                                    tmp_path / "games.jsonl", False)
-    assert interrupted
-    assert [r.games for r in results] == [8]
-    assert sorted(p.name for p in out.iterdir()) == [".lock", "games.parquet", "manifest.json",
-                                                     "parts"]
-    t = pq.read_table(out / "games.parquet")
-    assert t.column("game").to_pylist() == list(range(8))
-    assert t.column("level").to_pylist() == [1] * 8
-    records = replay_log(tmp_path / "games.jsonl", 1)
-    assert t.column("score").to_pylist() == [r["score"] for r in records]
-    assert _tmp_files(out) == [] and _tmp_files(out / "parts") == [] and _tmp_files(tmp_path) == []
-
-
-def test_failing_write_keeps_the_finished_chunks_only(tmp_path, monkeypatch):
-    """A chunk that cannot be written stops the run: the chunks kept before stay (for
-    --resume), no half-written file is left, and no table is built over the failure."""
-    from numberup.runs.rundir import RunDir
-    from numberup_cli.commands import run_runs
-
-    write_part = RunDir.write_part
-    writes = []
-
-    def failing(self, *args, **kw):
-        writes.append(1)
-        if len(writes) == 2:
-            raise OSError("disk full (simulated)")
-        return write_part(self, *args, **kw)
-
-    monkeypatch.setattr(RunDir, "write_part", failing)
-    out = tmp_path / "run"
-    out.mkdir()
-    with pytest.raises(OSError, match="simulated"):
-        run_runs([5], [parse_player("greedy")], 40, 3, 1, 8, 0, out, tmp_path / "games.jsonl",
-                 False)
-    assert len(writes) == 2
-    assert sorted(p.name for p in (out / "parts").iterdir()) == [
-        "L05-P0-000000000000-000000000007.parquet"]
-    assert not (out / "games.parquet").exists() and not (tmp_path / "games.jsonl").exists()
-    assert _tmp_files(out / "parts") == [] and _tmp_files(tmp_path) == []

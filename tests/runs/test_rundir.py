@@ -1,25 +1,16 @@
-"""Run directories (``--out DIR``): chunks kept as parts, ``--resume`` after an interruption or
-a hard kill, and ``merge`` of a split run. "Equal" means: the same games.parquet rows in game
-order, and summary.csv the same in every column but the three that time the invocation."""
+"""Run directories (``--out DIR``): chunks kept as parts and ``merge`` of a split run (``--resume``
+after an interruption or a hard kill: tests/runs/test_interruption.py). "Equal" means: the same
+games.parquet rows in game order, and summary.csv the same in every column but the three that
+time the invocation."""
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import pandas as pd
 import pytest
 
-from numberup.game.levels import get_level
-from numberup.runs.rundir import Manifest, RunDir, gaps
-from numberup.players.registry import parse_player
-from numberup.runs.sinks import finish_run_dir
-from numberup.runs.loop import play_batch
-from numberup.runs.simulate import run
+from numberup.runs.rundir import RunDir, gaps
 
 from oracles.cli_checks import invoke
 
@@ -37,10 +28,6 @@ def assert_same_tables(a, b):
                                   pd.read_parquet(b / "games.parquet"))
     pd.testing.assert_frame_equal(pd.read_csv(a / "summary.csv").drop(columns=TIMING),
                                   pd.read_csv(b / "summary.csv").drop(columns=TIMING))
-
-
-def part_stamps(d):
-    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (d / "parts").glob("*.parquet")}
 
 
 @pytest.fixture(scope="module")
@@ -63,85 +50,6 @@ def test_parts_cover_the_run_in_chunks(whole):
         kept = d.kept(level, 0)
         assert len(kept) == 5 and kept[0][0] == 0 and kept[-1][1] == 300  # 64 games a chunk
         assert d.missing(level, 0) == []
-
-
-def test_resume_after_an_interruption(whole, tmp_path):
-    """Stopped after two chunks of level 1 (as Ctrl-C does), then --resume: the same tables
-    and log, and the kept chunks are not played again."""
-    out = tmp_path / "run"
-    d = RunDir.create(out, Manifest(5, 0, 300, [1, 14], ["greedy"], moves=True))
-    chunks = []
-    r = run(1, parse_player("greedy"), 300, 5, jobs=1, chunk=50, run_dir=d,
-            sinks=[type("S", (), {"write": lambda self, b: chunks.append(b)})()],
-            stop=lambda: len(chunks) >= 2)
-    finish_run_dir(d)
-    d.close()
-    assert r.interrupted and r.games == 100
-    before = part_stamps(out)
-    assert len(before) == 2
-    code = subprocess_free_resume(out, tmp_path / "log.jsonl")
-    assert code["kept"] == 100 and code["to_play"] == 500
-    after = part_stamps(out)
-    assert all(after[name] == stamp for name, stamp in before.items())
-    assert_same_tables(whole / "run", out)
-    assert (tmp_path / "log.jsonl").read_text() == (whole / "log.jsonl").read_text()
-
-
-def subprocess_free_resume(out, log):
-    """``simulate --resume`` in-process; returns the counts it announced on stderr."""
-    from click.testing import CliRunner
-
-    import numberup_cli.main  # noqa: F401  (every command on the group)
-
-    from numberup_cli.group import cli
-
-    res = CliRunner().invoke(cli, ["simulate", "--level", "1,14", "--policy", "greedy", "--games",
-                                   "300", "--seed", "5", "--out", str(out), "--resume", "--log",
-                                   str(log), "--no-progress", "--json"])
-    assert res.exit_code == 0, res.output
-    line = next(x for x in res.stderr.splitlines() if x.startswith("resuming"))
-    kept, to_play = _counts(line)
-    return {"kept": kept, "to_play": to_play}
-
-
-def _counts(line):
-    """'resuming D: 1,234 games kept, 56 to play' -> (1234, 56)."""
-    words = line.replace(",", "").split()
-    return int(words[-6]), int(words[-3])
-
-
-def test_kill_9_then_resume(tmp_path):
-    """A hard kill of ``simulate --out`` keeps every finished chunk; --resume plays only the
-    rest, and the table is the uninterrupted run's games."""
-    out = tmp_path / "run"
-    games = 40_000
-    argv = [sys.executable, "-m", "numberup", "simulate", "--level", "1", "--policy", "greedy",
-            "--games", str(games), "--seed", "9", "--chunk", "40", "--jobs", "1", "--out",
-            str(out), "--no-progress"]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while len(list(out.glob("parts/*.parquet"))) < 5:
-        assert proc.poll() is None, "the run ended before it could be killed"
-        assert time.monotonic() < deadline
-        time.sleep(0.005)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert not (out / "games.parquet").exists()
-    before = part_stamps(out)
-    kept = sum(int(n.split("-")[3].split(".")[0]) - int(n.split("-")[2]) + 1 for n in before)
-    assert 5 <= len(before) < games // 40
-    res = subprocess.run(argv + ["--resume"], capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr
-    assert _counts(next(x for x in res.stderr.splitlines() if x.startswith("resuming"))) == (
-        kept, games - kept)
-    after = part_stamps(out)
-    assert all(after[name] == stamp for name, stamp in before.items())
-    assert not list((out / "parts").glob(".*.tmp"))
-    table = pd.read_parquet(out / "games.parquet")
-    b = play_batch(get_level(1), parse_player("greedy"), 9, 0, games, 1)
-    assert table["game"].tolist() == list(range(games))
-    assert table["score"].tolist() == b.scores.tolist()
-    assert table["seed"].tolist() == b.seeds.tolist()
 
 
 # -------------------------------------------------------------------------------------------
