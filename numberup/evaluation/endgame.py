@@ -7,7 +7,7 @@ card equally likely, as :mod:`numberup.game.engine` deals them: one card after e
 of five refilled on levels 18-20, nothing once the deck is out), and at the leaves the full
 grid scored exactly by the level's own kernels. A node's value is the 4-vector (mean result,
 P(bronze), P(silver), P(gold)) under play that maximises the objective (mean, or P(medal)),
-ties going to the larger mean: the same tree as ``tests/expectiminimax.py``.
+ties going to the larger mean: the same tree as ``tests/oracles/expectiminimax.py``.
 
 numba cannot cache recursive functions (numba #6061), and a chain of kernels one per depth
 (as expectimax's ``BY_DEPTH``) compiles every kernel below into each one above: seven deep,
