@@ -31,7 +31,7 @@ MAX_TRAIN_GAMES = 10**8
 @jobs_option("Levels trained at once (each on one thread); the models do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="Model file (one level only) [default: the package's "
-                   "numberup/models/level-NN.npz, which the learned player reads].")
+                   "numberup/learned/models/level-NN.npz, which the learned player reads].")
 @click.option("--json", "as_json", is_flag=True, help="Print what was trained as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
@@ -125,7 +125,7 @@ def _means(tuning: dict) -> str:
 
 def _shown(path: Path) -> str:
     """``path`` as the output names it: relative to the working directory when inside it (the
-    package's own models read ``numberup/models/level-NN.npz`` from the repository's root)."""
+    package's own models read ``numberup/learned/models/level-NN.npz`` from the repository's root)."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

@@ -1,6 +1,6 @@
 """Model files of the learned evaluation (:mod:`numberup.learned.value`): writing and reading them
 (a damaged or mismatched file is a one-line error, never a wrong answer), the package's models
-in ``numberup/models/``, and the weights a player's scratch carries (the model times the
+in ``numberup/learned/models/``, and the weights a player's scratch carries (the model times the
 player's scale)."""
 
 from __future__ import annotations

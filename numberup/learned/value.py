@@ -24,7 +24,7 @@ estimate itself binned), every table shared by all lines of the level.
 the learned player itself, with ``TRAIN_K`` completions for the base estimate (the player uses
 more by default: its parameter ``k``). A model file (``.npz``) holds the weights, the level, the feature
 version, the seed and the games (:mod:`numberup.learned.modelfile` writes and reads them); the
-package's models live in ``numberup/models/``.
+package's models live in ``numberup/learned/models/``.
 
 **Levels scored by their lowest line** (3, 20; feature version 3). There the spread of each
 line matters more than its mean, so the model learns each open line's *distribution*: for every

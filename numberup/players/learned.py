@@ -3,7 +3,7 @@
 ``learned:objective=O,k=K``: for each hand card and cell on offer (and a discard while discards remain) the
 grid right after the move is judged by :func:`numberup.learned.value._afterstate_value` (a sum over
 lines of learned table entries, with the cards still to come as features), and the best is
-played (ties: the first). The weights are the level's model (``numberup/models``, made by
+played (ties: the first). The weights are the level's model (``numberup/learned/models``, made by
 ``numberup train``), carried in ``X.learned``. ``endgame=E``: when at most ``E`` cells are
 empty, the decision is exact instead (:mod:`numberup.evaluation.endgame`), as expectimax's; the kernel reads nothing outside ``S`` and
 ``X``, so any scratch of :func:`numberup.players.scratch.new_scratch` with the model serves (rollouts
