@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from oracles.cli_checks import invoke, simulate_runs
+from oracles.tables import fake_budget
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
@@ -20,17 +21,6 @@ MEDALS = ("bronze", "silver", "gold")
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     return simulate_runs(tmp_path_factory)
-
-
-def fake_budget():
-    """A summary table of level 14 (as tests/reports/test_plots.py draws it)."""
-    return pd.DataFrame({
-        "level": [14] * 4, "policy": ["rollout:n=200", "greedy", "rollout:n=50", "rollout:n=800"],
-        "games": [100] * 4, "seconds_per_game": [1e-2, 2e-5, 3e-3, 4e-2],
-        "mean": [211.0, 196.0, 205.0, 214.0], "se": [0.7, 0.8, 0.8, 0.7],
-        "p_gold": [0.7, 0.52, 0.6, 0.74], "p_gold_lo": [0.66, 0.48, 0.56, 0.7],
-        "p_gold_hi": [0.74, 0.56, 0.64, 0.78],
-    })
 
 
 def assert_png(path):

@@ -1,6 +1,6 @@
 """What the tests check numberup against, and the checks they share; no tests here.
 
-The independent oracles, written from the rules (/work/shared/RULES.md) and never importing
+The independent oracles, written from the rules (the project's RULES.md) and never importing
 ``numberup``:
 
 - :mod:`oracles.reference`: a naive plain-Python scorer of lines, grids and games (and the
@@ -20,6 +20,7 @@ Checks the tests share:
 
 - :mod:`oracles.cli_checks`: run a command in-process or as the console script, and judge a
   one-line error;
+- :mod:`oracles.tables`: made-up tables the report tests draw;
 - :mod:`oracles.advise_checks`: advise's rows read as the reference's actions, and a position
   where the mean and P(gold) choose apart.
 

@@ -1,6 +1,6 @@
 """A deliberately naive, plain-Python reference scorer for "For One: Number Up".
 
-Written only from /work/shared/RULES.md (and the Challenge Booklet it cites), and
+Written only from the project's RULES.md (and the Challenge Booklet it cites), and
 independent of the ``numberup`` package: it must never import it.  Speed does not
 matter here; every rule is spelled out as directly as possible so that a reader can
 check it against the rules page line by line.

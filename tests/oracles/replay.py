@@ -1,4 +1,4 @@
-"""A replay checker for logged games, written from /work/shared/RULES.md alone.
+"""A replay checker for logged games, written from the project's RULES.md alone.
 
 It does not import the game engine (``numberup.game.engine``, ``numberup.runs.loop``,
 ``numberup.players``) nor anything else of ``numberup``: it re-plays one game of the log that

@@ -5,16 +5,28 @@ from __future__ import annotations
 
 import pytest
 
-from numberup.analysis.calibrate import predictions, reliability
-from numberup.players.registry import parse_player
+from numberup.analysis.calibrate import PREDICTION_COLUMNS, reliability
 
-LEVEL, GAMES, SEED, M = 14, 24, 5, 16
+LEVEL = 14
 
 
 @pytest.fixture(scope="module")
 def pred():
-    return predictions(LEVEL, parse_player("greedy"), GAMES, SEED, continuations=M,
-                       decisions=2, jobs=1)
+    """A predictions table of calibrate's columns, made up (the plot draws whatever the table
+    says; tests/analysis/test_calibrate.py checks real predictions): 48 decisions whose
+    predicted P(gold) spreads over [0, 1], Gold reached by a fixed pattern."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    n = 48
+    gold = rng.random(n)
+    return pd.DataFrame({
+        "level": LEVEL, "policy": "greedy", "seed": 5, "continuations": 16,
+        "game": np.arange(n) // 2, "decision": np.arange(n) % 2, "cards_left": 10,
+        "predicted_mean": 200.0, "predicted_gold": gold,
+        "score": np.where(gold > 0.5, 200, 190), "gold": (gold > 0.5).astype(np.int64),
+    })[PREDICTION_COLUMNS]
 
 
 def test_reliability_plot_draws_the_table(pred):

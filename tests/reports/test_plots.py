@@ -23,6 +23,7 @@ from numberup.reports.style import PALETTE
 from numberup.reports.budget import budget_family, budget_plot
 from numberup.runs.tables import read_runs
 from oracles.cli_checks import simulate_runs
+from oracles.tables import fake_budget
 
 MEDALS = ("bronze", "silver", "gold")
 
@@ -131,16 +132,6 @@ def test_medals_select_levels_and_players(tables):
         medals_plot(tables.summary, levels=[5])
     with pytest.raises(ValueError, match="'wizard'"):
         medals_plot(tables.summary, policies=["wizard"])
-
-
-def fake_budget():
-    return pd.DataFrame({
-        "level": [14] * 4, "policy": ["rollout:n=200", "greedy", "rollout:n=50", "rollout:n=800"],
-        "games": [100] * 4, "seconds_per_game": [1e-2, 2e-5, 3e-3, 4e-2],
-        "mean": [211.0, 196.0, 205.0, 214.0], "se": [0.7, 0.8, 0.8, 0.7],
-        "p_gold": [0.7, 0.52, 0.6, 0.74], "p_gold_lo": [0.66, 0.48, 0.56, 0.7],
-        "p_gold_hi": [0.74, 0.56, 0.64, 0.78],
-    })
 
 
 def _drawn_points(ax) -> dict:
