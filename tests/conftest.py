@@ -8,4 +8,24 @@ environment turns the checks off, and tests/test_numba_boundscheck.py then fails
 
 import os
 
+import pytest
+
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory):
+    """Two run directories as ``numberup simulate --out`` writes them (greedy and random,
+    levels 1, 3 and 14, 50 games each: {player: directory}), shared by the tests of the run
+    tables, the plots and the plot command."""
+    from oracles.cli_checks import simulate_runs
+
+    return simulate_runs(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def tables(runs):
+    """The two runs read back as one (:func:`numberup.runs.tables.read_runs`)."""
+    from numberup.runs.tables import read_runs
+
+    return read_runs([runs["greedy"], runs["random"]])

@@ -11,16 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from oracles.cli_checks import invoke, simulate_runs
+from oracles.cli_checks import invoke
 from oracles.tables import fake_budget
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MEDALS = ("bronze", "silver", "gold")
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    return simulate_runs(tmp_path_factory)
 
 
 def assert_png(path):

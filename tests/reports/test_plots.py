@@ -21,21 +21,9 @@ from numberup.game.levels import get_level
 from numberup.reports.plots import dist_plot, histogram_bins, medals_plot
 from numberup.reports.style import PALETTE
 from numberup.reports.budget import budget_family, budget_plot
-from numberup.runs.tables import read_runs
-from oracles.cli_checks import simulate_runs
 from oracles.tables import fake_budget
 
 MEDALS = ("bronze", "silver", "gold")
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    return simulate_runs(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def tables(runs):
-    return read_runs([runs["greedy"], runs["random"]])
 
 
 # -------------------------------------------------------------------------------------------

@@ -4,20 +4,8 @@ and a level and player given twice taken from the first directory."""
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from numberup.runs.tables import read_runs
-from oracles.cli_checks import simulate_runs
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    return simulate_runs(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def tables(runs):
-    return read_runs([runs["greedy"], runs["random"]])
 
 
 def test_read_runs_stacks_the_tables(runs, tables):
