@@ -13,7 +13,6 @@ from .layout import DIST_LO
 MAX_SUM = 6 * MAX_LINE_CELLS  # a colour's sum in a line at most (six values 1..6)
 
 
-
 @kernel(inline="always")
 def _poly_times(a, b, out, e):
     """``out[:e+1]`` := the product of polynomials ``a`` and ``b`` (coefficients by degree),
@@ -23,7 +22,6 @@ def _poly_times(a, b, out, e):
         for j in range(d + 1):
             s += a[j] * b[d - j]
         out[d] = s
-
 
 
 @kernel(inline="always")
@@ -59,7 +57,6 @@ def _count_below(p, E, sums, e, x, n_colours):
         for d in range(e + 1):
             suffix[d] = tmp[d]
     return count
-
 
 
 @kernel(inline="always")

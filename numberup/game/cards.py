@@ -28,10 +28,6 @@ _TOKEN = re.compile(r"^([1-9])([a-z])$")
 MAX_LINE = 1000  # characters in one line of a grid file (a 6x6 row takes about 20)
 
 
-
-
-
-
 def shown(token: str, limit: int = 20) -> str:
     """A token as error messages quote it: its ``repr``, cut to ``limit`` characters
     (``'aaaaaaaa...'``) so that a huge token cannot flood the one-line message."""

@@ -22,8 +22,6 @@ from .scoring import (
 )
 
 
-
-
 @dataclass(frozen=True)
 class LineScore:
     """One scored line: ``points`` is None where there is none (no street / no triplet)."""

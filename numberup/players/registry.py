@@ -2,7 +2,7 @@
 
 Each player is one module of :mod:`numberup.players` declaring ``PLAYER`` (a
 :class:`~numberup.players.base.PlayerType`: name, help, parameters, flags and its kernel), and
-one entry in :data:`MODULES` (the order :data:`PLAYERS` lists them in). A spec such as ``greedy`` or ``rollout:n=200,base=greedy`` is
+one entry in :data:`MODULES`. A spec such as ``greedy`` or ``rollout:n=200,base=greedy`` is
 parsed here, in one place, by :func:`parse_player`; the game loop is compiled per player
 (:func:`numberup.runs.loop.game_loop`), so a command compiles only the player it runs.
 """
@@ -13,20 +13,12 @@ from ..errors import InputError
 from . import expectimax, greedy, learned, random, rollout
 from .base import Player, PlayerType, parse_spec
 
-# The player modules, in the order of their ids (a new player: its module, and a line here).
+# The player modules, in the order commands list them (a new player: its module, and a line
+# here).
 MODULES = (random, greedy, expectimax, rollout, learned)
 
-PLAYERS: dict[str, PlayerType] = {}
-
-
-def register(kind: PlayerType) -> PlayerType:
-    """Add ``kind`` to :data:`PLAYERS` under its name."""
-    PLAYERS[kind.name] = kind
-    return kind
-
-
-for _module in MODULES:
-    register(_module.PLAYER)
+# every player's declaration, by name
+PLAYERS: dict[str, PlayerType] = {m.PLAYER.name: m.PLAYER for m in MODULES}
 
 
 def parse_player(spec: str) -> Player:

@@ -19,7 +19,6 @@ from ..learned.features import MAX_FEATURES
 from ..learned.modelfile import empty_table, model_for
 
 
-
 class Scratch(NamedTuple):
     """A player's working arrays for one game at a time, sized from the level
     (:func:`new_scratch`); kernels index them by name, never by a shared row convention.
