@@ -75,7 +75,7 @@ numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 --json 
 # 7. the medal-odds table of the main README (markdown, from summary.csv)
 python - <<'PY'
 import pandas as pd
-from numberup.levels import LEVELS
+from numberup.game.levels import LEVELS
 s = pd.read_csv("results/summary.csv")
 players = ["random", "greedy", "expectimax", "learned", "rollout:n=200"]
 head = ("| level | bronze/silver/gold | " + " | ".join(f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players)
@@ -101,7 +101,7 @@ numberup hindsight --level all --games 500 --seed $SEED --jobs 1 --out $RUNS/hin
     --no-progress --json > $RUNS/hindsight.json
 python - <<'PY'
 import pandas as pd
-from numberup.hindsight_report import gold_plot, level_table
+from numberup.reports.hindsight import gold_plot, level_table
 games = pd.concat([pd.read_parquet(f"results/runs/{d}/games.parquet") for d in ("baseline", "rollout", "objective", "objective-rollout")])
 table = level_table(pd.read_csv("results/runs/hindsight/deals.csv"), games,
                     players=["expectimax", "rollout:n=200", "expectimax:objective=gold",
