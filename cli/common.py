@@ -323,7 +323,7 @@ def write_summary(out, frame):
         frame.to_csv(f, index=False)
 
 
-SUMMARY_KEYS = ("level", "policy", "games", "seed", "mean", "sd", "se", "p05", "p25", "p50", "p75",
+SUMMARY_KEYS = ("level", "policy", "plays", "games", "seed", "mean", "sd", "se", "p05", "p25", "p50", "p75",
                 "p95", "p_lost", "p_lost_lo", "p_lost_hi", "p_bronze", "p_bronze_lo",
                 "p_bronze_hi", "p_silver", "p_silver_lo", "p_silver_hi", "p_gold", "p_gold_lo",
                 "p_gold_hi", "seconds", "games_per_s", "seconds_per_game")

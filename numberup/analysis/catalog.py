@@ -99,4 +99,19 @@ def catalog(rows: list[dict] | None, name: str | None = None, level: int | None 
         "spec": kind.name + (":" + ",".join(f"{k}=..." for k in kind.params) if kind.params else ""),
         "params": [param_dict(k, p) for k, p in kind.params.items()],
         "measured": measured(rows, kind.name, level) if rows is not None else None,
+        **({"plays": plays(level)} if kind.resolve is not None else {}),
     } for kind in PLAYERS.values() if name is None or kind.name == name]
+
+
+def plays(level: int | None = None) -> list[dict]:
+    """What ``best`` plays: on ``level``, every setting some budget picks (cheapest first,
+    ``budget`` the least budget that picks it); on every level (None), the setting of the
+    default budget. Each as the best table's row (:mod:`numberup.players.best`)."""
+    from ..players import best
+
+    rows = best.table()
+    if level is not None:
+        return [{**r, "budget": r["seconds_per_game"]} for r in best.frontier(rows, level)]
+    levels = sorted({r["level"] for r in rows})
+    return [{**best.choose(rows, lv, best.DEFAULT_BUDGET), "budget": best.DEFAULT_BUDGET}
+            for lv in levels]

@@ -68,7 +68,10 @@ class PlayerType:
     variant compiles only its own code, under its own name. ``base``: for a player that plays
     games out with another player (rollouts), a function ``params -> Player`` giving that base
     player, whose own scratch and parameters it carries in ``X.base``
-    (:class:`numberup.players.scratch.Base`).
+    (:class:`numberup.players.scratch.Base`). ``resolve``: for a player that stands for
+    another one per level (``best``), a function ``(params, level number) -> spec`` naming
+    it; such a player has no kernel (``action`` None) and is played as that spec
+    (:func:`numberup.players.registry.at_level`).
     """
 
     name: str
@@ -80,6 +83,7 @@ class PlayerType:
     advises: bool = False
     variant: Any = None
     base: Any = None
+    resolve: Any = None
 
 
 @dataclass(frozen=True)

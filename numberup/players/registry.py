@@ -10,12 +10,12 @@ parsed here, in one place, by :func:`parse_player`; the game loop is compiled pe
 from __future__ import annotations
 
 from ..errors import InputError
-from . import expectimax, greedy, learned, random, rollout
+from . import best, expectimax, greedy, learned, random, rollout
 from .base import Player, PlayerType, parse_spec
 
 # The player modules, in the order commands list them (a new player: its module, and a line
 # here).
-MODULES = (random, greedy, expectimax, rollout, learned)
+MODULES = (random, greedy, expectimax, rollout, learned, best)
 
 # every player's declaration, by name
 PLAYERS: dict[str, PlayerType] = {m.PLAYER.name: m.PLAYER for m in MODULES}
@@ -29,3 +29,11 @@ def parse_player(spec: str) -> Player:
     if kind is None:
         raise InputError(f"unknown player {name!r}: choose from {', '.join(PLAYERS)}")
     return parse_spec(kind, rest)
+
+
+def at_level(player: Player, level: int) -> Player:
+    """The player that plays for ``player`` on level ``level`` (a number): itself, or for a
+    player that stands for another per level (``best``), the spec it names there."""
+    if player.kind.resolve is None:
+        return player
+    return parse_player(player.kind.resolve(player.params, level))

@@ -109,12 +109,18 @@ def summary_table(rows: list[dict], title: str = "Simulation"):
         table.add_column(col, justify="left" if col == "policy" else "right")
     for r in rows:
         table.add_row(
-            str(r["level"]), r["policy"], f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['sd']:.1f}",
+            str(r["level"]), _policy(r), f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['sd']:.1f}",
             "/".join(f"{r[f'p{q:02d}']:g}" for q in (5, 25, 50, 75, 95)),
             *(pct(r[f"p_{m}"], r[f"p_{m}_lo"], r[f"p_{m}_hi"]) for m in ("lost", "bronze", "silver", "gold")),
             f"{r['games_per_s']:,.0f}",
         )
     return table
+
+
+def _policy(row: dict) -> str:
+    """A row's player: its spec, and what it plays on the level where that differs (best)."""
+    plays = row.get("plays")
+    return row["policy"] if not plays or plays == row["policy"] else f"{row['policy']} = {plays}"
 
 
 def compare_table(rows: list[dict], title: str):
@@ -132,7 +138,7 @@ def compare_table(rows: list[dict], title: str):
             f"{r['diff_mean']:+.2f} [{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}]")
         wtl = "-" if r.get("wins") is None else f"{r['wins']}/{r['ties']}/{r['losses']}"
         table.add_row(
-            str(r["level"]), r["policy"], f"{r['games']:,}", f"{r['mean']:.1f}",
+            str(r["level"]), _policy(r), f"{r['games']:,}", f"{r['mean']:.1f}",
             *(pct(r[f"p_{m}"], r[f"p_{m}_lo"], r[f"p_{m}_hi"]) for m in ("bronze", "silver", "gold")),
             f"{r['seconds_per_game']:.2g}", diff, wtl,
             *((f"{r['share_of_hindsight']:.2f} of {r['hindsight_mean']:.1f}",
@@ -144,35 +150,47 @@ def compare_table(rows: list[dict], title: str):
 
 def advice_table(advice: dict):
     """``numberup advise``'s table: the actions best first (:func:`numberup.analysis.advise.advice`),
-    each estimated one with its estimate and 95% Monte Carlo intervals."""
+    each candidate with its estimate, its 95% Monte Carlo intervals and how far it falls behind
+    the first on the same continuations."""
     from rich.table import Table
 
-    m = advice["continuations"]
-    who = advice["estimates_for"]
-    title = f"Level {advice['level']}: actions ranked by {advice['ranked_by']}, best first"
-    caption = (f"Estimates: what {who} reaches if you play the action, then play on as {who} "
-               f"would: {m:,} continuations of the game per action, the cards to come in random "
-               f"orders (seed {advice['seed']}); ± and [ ]: 95% Monte Carlo intervals.")
-    if advice.get("ranker_why"):
-        caption = f"Ranked by {advice['ranked_by']}: {advice['ranker_why']}.\n" + caption
+    who = advice["player"] if advice["plays"] == advice["player"] else (
+        f"{advice['player']} (on level {advice['level']}: {advice['plays']})")
+    by = "P(" + advice["objective"] + ")" if advice["objective"] != "mean" else "mean"
+    title = f"Level {advice['level']}: actions ranked and estimated by {who}, best first"
+    caption = (f"What {advice['plays']} reaches if you play the action, then play on as it would: "
+               f"continuations of the game, the cards to come in random orders, the same orders "
+               f"for every action (seed {advice['seed']}); ranked by the {by}; ± and [ ]: 95% "
+               f"Monte Carlo intervals. 'behind first': the first's result minus this one's on "
+               f"the same continuations; close: within noise of the first.")
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     for col in ("#", "card", "cell (row, col)", "mean", "P(>=bronze)", "P(>=silver)", "P(gold)",
-                "games"):
+                "games", "behind first [95%]"):
         table.add_column(col, justify="right")
     rest = 0
+    unit = "" if advice["objective"] == "mean" else " pts of P"
     for k, a in enumerate(advice["actions"], 1):
         cell = "discard" if a["cell"] is None else f"{a['cell'][0]}, {a['cell'][1]}"
         e = a["estimate"]
         if e is None:
             rest += 1
             continue
-        table.add_row(str(k), a["card"], cell, f"{e['mean']:.1f} ± {e['mean_moe']:.1f}",
-                      pct(e["p_bronze"]), pct(e["p_silver"]),
-                      pct(e["p_gold"], e["p_gold_lo"], e["p_gold_hi"]), f"{e['n']:,}")
+        vs = a["vs_first"]
+        if vs is None:
+            behind = "-"
+        else:
+            scale = 1 if advice["objective"] == "mean" else 100
+            behind = (f"{scale * vs['diff']:+.2f} [{scale * vs['lo']:+.2f}, {scale * vs['hi']:+.2f}]"
+                      f"{unit}" + (" close" if vs["close"] else ""))
+        table.add_row(str(k), a["card"] + (" *" if a["chosen"] else ""), cell,
+                      f"{e['mean']:.1f} ± {e['mean_moe']:.1f}", pct(e["p_bronze"]),
+                      pct(e["p_silver"]), pct(e["p_gold"], e["p_gold_lo"], e["p_gold_hi"]),
+                      f"{e['n']:,}", behind)
+    table.caption += f"\n*: the action {advice['plays']} itself plays (one move deep)."
     if rest:
-        table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} ranked lower, not "
-                          f"estimated (--estimate all estimates every action; --json lists "
-                          f"them all).")
+        table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} not estimated: lower by "
+                          f"the player's own one-move values (--candidates all estimates every "
+                          f"action; --json lists them all).")
     return table
 
 
@@ -192,6 +210,9 @@ def players_text(info: list[dict], source: str | None, level: int | None = None)
                 accepts = "|".join(q["choices"]) if q["choices"] else _accepts(q)
                 table.add_row(q["name"], str(q["default"]), accepts, q["help"])
             yield table
+        if "plays" in p:
+            yield from _plays_text(p["plays"], level)
+            continue
         if p["measured"] is None:
             yield "  measured: no summary table (results/summary.csv is not installed; --summary)"
         elif not p["measured"]:
@@ -208,6 +229,33 @@ def players_text(info: list[dict], source: str | None, level: int | None = None)
                               "-" if m["mean"] is None else f"{m['mean']:.1f}",
                               *(pct(m[f"p_{x}"]) for x in ("bronze", "silver", "gold")))
             yield table
+
+
+def _plays_text(plays: list[dict], level: int | None):
+    """What ``best`` plays (:func:`numberup.analysis.catalog.plays`)."""
+    from rich.table import Table
+
+    if not plays:
+        yield "  plays: no best table (results/best.csv is not installed)"
+        return
+    if level is None:
+        title = f"  plays, at the default budget ({plays[0]['budget']:g} s a game), per level"
+        first = "level"
+    else:
+        title = (f"  plays on level {level}: best:budget=S plays the last row whose s/game "
+                 "is at most S")
+        first = "from budget"
+    table = Table(title=title, title_justify="left", box=None, padding=(0, 2))
+    for col in (first, "spec", "s/game (1 core)", "games", "mean", "P(>=bronze)",
+                "P(>=silver)", "P(gold) [95%]"):
+        table.add_column(col, justify="left" if col == "spec" else "right")
+    for r in plays:
+        table.add_row(str(r["level"]) if level is None else f"{r['budget']:.2g}", r["spec"],
+                      f"{r['seconds_per_game']:.2g}", f"{r['games']:,}", f"{r['mean']:.1f}",
+                      pct(r["p_bronze"]), pct(r["p_silver"]),
+                      pct(r["p_gold"], r["p_gold_lo"], r["p_gold_hi"]))
+    yield table
+    yield "  (strength: the runs results/best.csv names, on decks of seed 2026; cost: timed on one core)"
 
 
 def _accepts(q: dict) -> str:

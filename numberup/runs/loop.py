@@ -26,6 +26,7 @@ from ..game.tally import _rescore_all, _result
 from ..jit import compile_notice, kernel, specialize
 from ..learned.modelfile import model_for
 from ..players.base import Player
+from ..players.registry import at_level
 from ..players.scratch import new_scratch
 
 MAX_ACTIONS = 8 * 64 + 1  # an upper bound of any level's actions (see scratch.max_actions)
@@ -106,15 +107,14 @@ def warm_up(levels, players, stream=None) -> None:
     ``levels`` without playing a game, saying so on ``stream`` (e.g. ``sys.stderr``) when that
     takes a compile: see :func:`numberup.jit.compile_notice`. Per-game results do not depend on
     it; the first run of a command calls it to say what it is doing."""
-    for level in levels:  # a missing or damaged model fails here, before any compile
-        for pl in players:
-            model_for(get_level(level), pl)
-    names = ", ".join(dict.fromkeys(pl.kind.name for pl in players))
-    loops = [game_loop(pl) for pl in players]
+    playing = {(level, pl.spec): at_level(pl, level) for level in levels for pl in players}
+    for (level, _), pl in playing.items():  # a missing or damaged model fails here, before any compile
+        model_for(get_level(level), pl)
+    names = ", ".join(dict.fromkeys(pl.kind.name for pl in playing.values()))
+    loops = list({pl.loop_name: game_loop(pl) for pl in playing.values()}.values())
     with compile_notice(names, loops, stream):
-        for level in levels:
-            for pl in players:
-                play_batch(get_level(level), pl, 0, 0, 0, 1)  # no games: compiles only
+        for (level, _), pl in playing.items():
+            play_batch(get_level(level), pl, 0, 0, 0, 1)  # no games: compiles only
 
 
 def max_moves(level) -> int:
@@ -139,7 +139,9 @@ class Batch:
 def play_batch(level: Level, player: Player, seed: int, first: int, n: int, blocks: int,
                pool=None) -> Batch:
     """Play games ``first .. first+n-1`` of master ``seed``, split into ``blocks`` blocks run on
-    ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here)."""
+    ``pool`` (a :class:`concurrent.futures.Executor`; ``None``: one after another here).
+    A player that stands for another per level (``best``) plays as that one; the batch keeps
+    its own name."""
 
     p = L.PARAMS[level.number]
     nl = int(p[L.P_NLINES])
@@ -152,11 +154,12 @@ def play_batch(level: Level, player: Player, seed: int, first: int, n: int, bloc
     blocks = max(1, min(blocks, n))
     bounds = [(n * k // blocks, n * (k + 1) // blocks) for k in range(blocks)]
 
-    play = game_loop(player)
+    playing = at_level(player, level.number)
+    play = game_loop(playing)
 
     def block(lo_hi):
-        S, X, deck = new_state(level.cells), new_scratch(level, player), np.zeros(level.deck_size, np.int8)
-        play(p, geo, S, X, deck, player.params, np.uint64(seed % 2**64), first,
+        S, X, deck = new_state(level.cells), new_scratch(level, playing), np.zeros(level.deck_size, np.int8)
+        play(p, geo, S, X, deck, playing.params, np.uint64(seed % 2**64), first,
              lo_hi[0], lo_hi[1], b.seeds, b.scores, b.lines, b.decks, b.moves)
 
     if pool is None:

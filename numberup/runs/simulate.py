@@ -48,7 +48,10 @@ class RunResult:
         return sum(len(s) for s in self.scores)
 
     def summary(self) -> dict:
-        out = {"level": self.level.number, "policy": self.player.spec, "seed": self.seed}
+        from ..players.registry import at_level
+
+        out = {"level": self.level.number, "policy": self.player.spec,
+               "plays": at_level(self.player, self.level.number).spec, "seed": self.seed}
         out.update(summarize(self.all_scores, self.level.medals))
         out["seconds"] = self.seconds
         played = self.games if self.played is None else self.played
