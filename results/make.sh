@@ -8,7 +8,7 @@ R=results
 RUNS=$R/runs
 mkdir -p "$RUNS"
 # every run directory is made anew (numberup refuses to write over a run without --resume)
-rm -rf "$RUNS"/baseline "$RUNS"/learned "$RUNS"/rollout "$RUNS"/objective "$RUNS"/objective-rollout "$RUNS"/budget
+rm -rf "$RUNS"/candidates "$RUNS"/baseline "$RUNS"/learned "$RUNS"/rollout "$RUNS"/objective "$RUNS"/objective-rollout "$RUNS"/budget
 
 # 1. greedy, random and expectimax on the same 2,000 decks of every level (paired with greedy)
 numberup compare --level all -p greedy -p random -p expectimax --games 2000 --seed $SEED \
@@ -54,8 +54,20 @@ pd.concat(frames, ignore_index=True).to_csv("results/objective.csv", index=False
 PY
 
 # 4b. what the commands read from these results, as package data (numberup/data/: the summary
-#     table, and the baseline's score counts per level and player)
+#     table, and the score counts per level and player of the baseline, learned and objective runs)
 python results/package_data.py
+
+# 4c. the learned player playing for gold, on the same decks (a setting `best` may play), and
+#     the table behind `best`: every measured setting's strength (from the runs above and
+#     results/runs/strongest/) and its cost, timed on one core (results/best.csv and its package
+#     copy numberup/data/best.csv; about 20 minutes, most of it timing the rollout settings)
+rm -rf "$RUNS"/learned-gold
+numberup compare --level all -p learned:objective=gold --games 2000 --seed $SEED --jobs 1 \
+    --out $RUNS/learned-gold --no-progress --json > $RUNS/learned-gold.json
+# settings near the default budget that were measured on fewer decks, on 2,000 (level 20)
+numberup compare --level 20 -p expectimax:k=256,objective=gold -p learned:objective=gold,k=128 \
+    --games 2000 --seed $SEED --jobs 1 --out $RUNS/candidates --no-progress --json > $RUNS/candidates.json
+python results/best.py
 
 # 5. plots
 numberup plot medals --from $RUNS/baseline --from $RUNS/learned --from $RUNS/rollout --output $R/medals.png
@@ -72,15 +84,21 @@ numberup plot budget --summary $R/summary.csv --level 17 --output $R/budget-leve
 numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 > $R/campaign.txt
 numberup campaign --from $RUNS/baseline --policy expectimax --attempts 3 --json > $R/campaign.json
 
-# 7. the medal-odds table of the main README (markdown, from summary.csv)
+# 7. the medal-odds table of the main README (markdown, from summary.csv and best.csv): every
+#    player of summary.csv, what `best` plays at the default budget (the default player), and
+#    the strongest setting measured at any cost
 python - <<'PY'
 import pandas as pd
 from numberup.game.levels import LEVELS
+from numberup.players import best as B
 s = pd.read_csv("results/summary.csv")
+rows = B.read_table(open("results/best.csv").read(), "results/best.csv")
 players = ["random", "greedy", "expectimax", "learned", "rollout:n=200"]
-head = ("| level | bronze/silver/gold | " + " | ".join(f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players)
-        + " |\n|---|---|" + "---|" * len(players) + "\n")
-rows = []
+cols = [f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players]
+cols += ["best (the default; 50 ms a game): setting, s/game, P(G)",
+         "strongest measured: setting, s/game, games, P(G)"]
+head = "| level | bronze/silver/gold | " + " | ".join(cols) + " |\n|---|---|" + "---|" * len(cols) + "\n"
+out = []
 for lv in LEVELS:
     cells = []
     for p in players:
@@ -91,8 +109,13 @@ for lv in LEVELS:
         r = r.iloc[0]
         cells.append(f"{r['mean']:.1f}, {100 * r.p_bronze:.0f}% / {100 * r.p_silver:.0f}% / "
                      f"{100 * r.p_gold:.1f}%")
-    rows.append(f"| {lv.number} | {'/'.join(map(str, lv.medals))} | " + " | ".join(cells) + " |")
-open("results/medal-odds.md", "w").write(head + "\n".join(rows) + "\n")
+    d = B.choose(rows, lv.number, B.DEFAULT_BUDGET)
+    top = B.choose(rows, lv.number, float("inf"))
+    cells.append(f"`{d['spec']}`, {d['seconds_per_game']:.3f}, {100 * d['p_gold']:.1f}%")
+    cells.append(f"`{top['spec']}`, {top['seconds_per_game']:.2f}, {top['games']}, "
+                 f"{100 * top['p_gold']:.1f}%")
+    out.append(f"| {lv.number} | {'/'.join(map(str, lv.medals))} | " + " | ".join(cells) + " |")
+open("results/medal-odds.md", "w").write(head + "\n".join(out) + "\n")
 PY
 
 # 8. hindsight: the best game found with the deck order known, on the first 500 decks of

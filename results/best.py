@@ -1,0 +1,124 @@
+"""Write the table behind the player spec ``best``: every measured setting of every level, with
+its strength from the runs in results/ and its cost measured here on one core.
+
+    python results/best.py            # from the repository root (results/make.sh step 4c)
+    python results/best.py --keep-costs   # time only the settings results/best.csv lacks
+
+Strength (games, mean, medal odds) comes from the committed runs, all on decks 0..N-1 of seed
+2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
+JSON of results/runs/strongest/ and results/runs/candidates/summary.csv (settings
+near the default budget, measured on 2,000 decks to choose among them) (the runs of results/strongest.md; a file that continued
+another's spec on later decks is pooled with it, and a spec with a learned base is named with
+the ``bscale=1`` it was played with: see strongest.md). Where a setting was measured more than
+once on the same decks, the run with the most games counts.
+
+Cost: the seconds a game of each setting on one core, timed here (``--jobs 1``, after its
+compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed. Writes
+results/best.csv and its package copy numberup/data/best.csv.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from numberup.game.levels import get_level
+from numberup.players.best import COLUMNS
+from numberup.players.registry import parse_player
+from numberup.runs.loop import play_batch
+from numberup.stats import wilson
+
+SEED = 2026
+MIN_SECONDS, MIN_GAMES = 2.0, 3
+STRONGEST = Path("results/runs/strongest")
+# files that played the spec of another file on the decks after it (--first), per strongest.md
+CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p10",
+             "n6": "g6", "n8": "h8"}
+# bases16.json's base=learned was expectimax with the learned evaluation (strongest.md), a
+# setting no spec plays now: left out
+LEFT_OUT = {("bases16", "base=learned")}
+
+
+def canonical(spec: str) -> str:
+    if "base=learned" in spec and "bscale=" not in spec:
+        spec += ",bscale=1"  # strongest.md: round 2 played its learned bases with bscale=1
+    return parse_player(spec).spec
+
+
+def rows_of(frame: pd.DataFrame, source: str) -> list[dict]:
+    return [{"level": int(r.level), "spec": canonical(r.policy), "games": int(r.games),
+             "gold": round(r.p_gold * r.games), "mean": r["mean"], "p_bronze": r.p_bronze,
+             "p_silver": r.p_silver, "source": source} for _, r in frame.iterrows()]
+
+
+def strongest_rows() -> list[dict]:
+    runs: dict[tuple, dict] = {}
+    for path in sorted(STRONGEST.glob("*.json")):
+        for r in json.loads(path.read_text()):
+            if any(path.stem == f and part in r["policy"] for f, part in LEFT_OUT):
+                continue
+            key = (r["level"], canonical(r["policy"]), CONTINUES.get(path.stem, path.stem))
+            row = {"level": r["level"], "spec": key[1], "games": r["games"],
+                   "gold": round(r["p_gold"] * r["games"]), "sum": r["mean"] * r["games"],
+                   "bronze": r["p_bronze"] * r["games"], "silver": r["p_silver"] * r["games"],
+                   "source": f"runs/strongest/{path.name}"}
+            if key in runs:  # a continuation on later decks: pool the games
+                a = runs[key]
+                for k in ("games", "gold", "sum", "bronze", "silver"):
+                    a[k] += row[k]
+                a["source"] += f" + {path.name}"
+            else:
+                runs[key] = row
+    return [{"level": a["level"], "spec": a["spec"], "games": a["games"], "gold": a["gold"],
+             "mean": a["sum"] / a["games"], "p_bronze": a["bronze"] / a["games"],
+             "p_silver": a["silver"] / a["games"], "source": a["source"]} for a in runs.values()]
+
+
+def cost(level: int, spec: str) -> float:
+    """Seconds a game on one core, over the first games of the seed."""
+    lv, player = get_level(level), parse_player(spec)
+    play_batch(lv, player, SEED, 0, 0, 1)  # compile (or load) first
+    games, start = 0, time.perf_counter()
+    while games < MIN_GAMES or time.perf_counter() - start < MIN_SECONDS:
+        play_batch(lv, player, SEED, games, 1, 1)
+        games += 1
+    return (time.perf_counter() - start) / games
+
+
+def main() -> None:
+    kept = {}
+    if "--keep-costs" in sys.argv[1:]:
+        old = pd.read_csv("results/best.csv")
+        kept = {(int(r.level), r.spec): float(r.seconds_per_game) for r in old.itertuples()}
+    found = rows_of(pd.read_csv("results/summary.csv"), "summary.csv")
+    found += rows_of(pd.read_csv("results/objective.csv"), "objective.csv")
+    found += rows_of(pd.read_csv("results/runs/learned-gold/summary.csv"), "runs/learned-gold")
+    found += rows_of(pd.read_csv("results/runs/candidates/summary.csv"), "runs/candidates")
+    found += strongest_rows()
+    best: dict[tuple, dict] = {}
+    for r in found:  # the same setting on the same decks: the run with the most games
+        key = (r["level"], r["spec"])
+        if key not in best or r["games"] > best[key]["games"]:
+            best[key] = r
+    out = []
+    for (level, spec), r in sorted(best.items()):
+        lo, hi = wilson(r["gold"], r["games"])
+        seconds = kept.get((level, spec)) or cost(level, spec)
+        print(f"level {level:2d} {spec:70s} {r['games']:5d} games  P(gold) "
+              f"{100 * r['gold'] / r['games']:5.1f}%  {seconds:.4f} s a game", file=sys.stderr)
+        out.append({"level": level, "spec": spec, "games": r["games"], "mean": r["mean"],
+                    "p_bronze": r["p_bronze"], "p_silver": r["p_silver"],
+                    "p_gold": r["gold"] / r["games"], "p_gold_lo": lo, "p_gold_hi": hi,
+                    "seconds_per_game": seconds, "source": r["source"]})
+    frame = pd.DataFrame(out, columns=list(COLUMNS))
+    for path in ("results/best.csv", "numberup/data/best.csv"):
+        frame.to_csv(path, index=False, float_format="%.6g")
+    print(f"results/best.csv, numberup/data/best.csv: {len(frame)} settings", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
