@@ -18,7 +18,7 @@ from .sources import from_option, tables
 
 @cli.command()
 @click.option("--policy", "-p", default=None, metavar="SPEC",
-              help="Player spec [default: expectimax]; with --from, which player of the tables "
+              help="Player spec [default: best]; with --from, which player of the tables "
                    "(needed when they hold several).")
 @games_option("Games per level, when playing.")
 @click.option("--attempts", "-k", type=click.IntRange(1), default=3, show_default=True,
@@ -82,7 +82,7 @@ def campaign(policy, games, attempts, seed, jobs, out, resume, dask, from_dirs, 
             seeds = set(runs.summary.loc[runs.summary["policy"] == name, "seed"].astype(int))
         seed = seeds.pop() if len(seeds) == 1 else None
     else:
-        runs, chosen, _ = tables((), list(range(1, 21)), [policy or "expectimax"], games, seed, jobs,
+        runs, chosen, _ = tables((), list(range(1, 21)), [policy or "best"], games, seed, jobs,
                                   out, progress, need="games", resume=resume, dask=dask)
         name = chosen[0]
         samples = level_samples(runs.games, name)

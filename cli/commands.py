@@ -102,9 +102,10 @@ def game_options(f):
 
 @cli.command()
 @game_options
-@click.option("--policy", "-p", default="expectimax", show_default=True,
-              help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200 "
-                   "(see 'numberup players').")
+@click.option("--policy", "-p", default="best", show_default=True,
+              help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200, "
+                   "best:budget=1 ('best': the level's strongest measured setting that plays "
+                   "in 50 ms a game on one core; see 'numberup players').")
 def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
              policy):
     """Play many seeded games of a level and summarise the results.
@@ -205,7 +206,7 @@ class EstimateParam(click.ParamType):
         except ValueError:
             self.fail(f"{value!r} is not a whole number or 'all'", param, ctx)
         if n < 1:
-            self.fail(f"{n}: estimate at least 1 action (or 'all')", param, ctx)
+            self.fail(f"{n}: choose at least 1 (or 'all')", param, ctx)
         return n
 
 
@@ -216,47 +217,45 @@ class EstimateParam(click.ParamType):
 @click.option("--discards-left", type=click.IntRange(0), default=None,
               help="Discards still allowed (levels 3, 13) [default: the level's, less --discarded].")
 @click.option("--discarded", default="", help='Cards already discarded, e.g. "2r 5y".')
-@click.option("--policy", "-p", default="auto", show_default=True, metavar="SPEC",
-              help="The searcher that ranks the actions (expectimax or rollout spec), or "
-                   "'auto': rollout:n=4000 or expectimax, whichever kind has the higher mean "
-                   "on the level in results/summary.csv (expectimax on level 20).")
-@click.option("--for", "for_player", default="expectimax", show_default=True, metavar="SPEC",
-              help="The player whose results the estimates are: each estimated action is "
-                   "played, then the game is played on by this player.")
-@click.option("--estimate", "-e", "estimate", type=EstimateParam(), default="3",
-              show_default=True, help="How many of the best actions get estimates ('all': every "
-                                      "action).")
-@click.option("--continuations", "-m", type=click.IntRange(1, 100_000), default=200,
+@click.option("--policy", "-p", default="best", show_default=True, metavar="SPEC",
+              help="The player that ranks and estimates: each candidate action is played, then "
+                   "this player plays the game on ('best': the level's strongest measured "
+                   "setting within 50 ms a game; see 'numberup players best --level N').")
+@click.option("--candidates", "-k", "candidates", type=EstimateParam(), default="6",
               show_default=True,
-              help="Continuations per estimated action (the Monte Carlo error falls as "
-                   "1/sqrt of it; the time grows with it).")
+              help="Actions that get continuations: the player's own choice and the best "
+                   "others by its own one-move values ('all': every action).")
+@click.option("--continuations", "-m", type=click.IntRange(1, 100_000), default=None,
+              help="Continuations per candidate, the same for each [default: successive "
+                   "halving over about 1.5 s of work, the close contenders getting the most].")
 @seed_option("Seed of the searcher's and the continuations' randomness.")
 @jobs_option("Threads for the continuations; the estimates do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.argument("gridfile", type=TextFile())
-def advise(level, card, hand, discards_left, discarded, policy, for_player, estimate,
-           continuations, seed, jobs, as_json, gridfile):
+def advise(level, card, hand, discards_left, discarded, policy, candidates, continuations, seed,
+           jobs, as_json, gridfile):
     """Where should this card go? Every legal action for a game on the table, best first, with
-    what a named player reaches after it.
+    what the player reaches after it.
 
     GRIDFILE ('-' for stdin) holds the grid as it lies: one row per line, cards like 3g, '.'
     for empty cells. Give the card just drawn with --card, or the hand with --hand on levels
     18-20.
 
-    The searcher (--policy) ranks the actions. The best few (--estimate) are then each played
-    out --continuations times by the player of --for, the cards to come in random orders (the
-    same orders for every action): the mean final score and P(bronze), P(silver), P(gold) are
-    what that player reaches if you play the action and then play on as it would. Each
-    estimate comes with its 95% Monte Carlo interval and the number of games behind it.
-    Following the searcher's advice at every move is another player: where the searcher is
-    rollouts (by default on 19 of the 20 levels: rollout:n=200 reaches a higher mean than
-    expectimax there in results/summary.csv), for a person who follows the advice, the
-    estimates are a floor.
+    One player (--policy, by default 'best') ranks and estimates. Each candidate action is
+    played and the player plays the game on from there, the cards to come in random orders,
+    the same orders for every action (common random numbers); the actions are ranked by what
+    it then reaches: the mean final score (or P(medal), for a player that plays for a medal),
+    with P(bronze), P(silver), P(gold), their 95% Monte Carlo intervals and the games behind
+    them. The continuations go by successive halving, so the close contenders get the most.
+    Each action after the first shows how far it falls behind the first on the same
+    continuations; 'close' marks those within noise of it. Following the advice at every move
+    is that player, so the estimates are what you reach if you play on as it does.
 
     \b
     Examples:
       numberup advise --level 14 --card 3g grid.txt
-      numberup advise --level 18 --hand "1r 2g 5b 4y 5o" --estimate all --continuations 400 grid.txt
+      numberup advise --level 18 --hand "1r 2g 5b 4y 5o" --candidates all --continuations 400 grid.txt
+      numberup advise --level 19 --hand "1r 2g 5b 4y 5o" -p best:budget=1 grid.txt
     """
     from numberup.analysis.advise import advice
     from numberup.errors import InputError
@@ -267,7 +266,7 @@ def advise(level, card, hand, discards_left, discarded, policy, for_player, esti
     src, text = gridfile.name, gridfile.read()
     try:
         result = advice(level, text, card if card is not None else hand, discarded,
-                        discards_left, policy, seed, for_player=for_player, estimate=estimate,
+                        discards_left, policy, seed, candidates=candidates,
                         continuations=continuations, jobs=set_jobs(jobs), notify=sys.stderr)
     except InputError as err:
         raise InputError(f"{src}: {err}" if str(err).startswith("grid") else str(err)) from None

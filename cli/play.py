@@ -64,11 +64,11 @@ def _run(s, save, log, no_color, advisor, compare):
     from numberup.interactive.terminal import Table, make_console
 
     note = ""
-    if advisor == "auto":
-        from numberup.analysis.standing import auto_hint_player
+    if advisor == "best":
+        from numberup.players.registry import at_level, parse_player
 
-        advisor, why = auto_hint_player(s.level)
-        note = f"Hints by {advisor} ({why})."
+        note = (f"Hints by best: {at_level(parse_player('best'), s.level.number).spec} on this "
+                f"level ('numberup players best --level {s.level.number}').")
     console, plain = make_console(no_color=no_color)
     table = Table(s, sys.stdin, console, plain, save, advisor=advisor, log_path=log,
                   compare=compare, note=note)
@@ -95,12 +95,12 @@ def common_options(f):
 
 
 def _advisor(spec):
-    from numberup.interactive.terminal import check_searcher
+    from numberup.interactive.terminal import check_player
 
     key = spec.strip().lower()
-    if key in ("none", "off", "auto"):
-        return None if key != "auto" else "auto"
-    return check_searcher(spec)
+    if key in ("none", "off"):
+        return None
+    return check_player("best" if key == "auto" else spec)
 
 
 @cli.command()
@@ -109,10 +109,10 @@ def _advisor(spec):
               help="Master seed of the deal (as simulate's).")
 @click.option("--game", "-g", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the seed: the same deck simulate deals to game I.")
-@click.option("--hints", default="auto", show_default=True, metavar="SPEC",
-              help="The searcher behind 'hint': an expectimax or rollout spec, 'none', or "
-                   "'auto': of expectimax and rollout:n=200, the stronger on the level in "
-                   "results/summary.csv.")
+@click.option("--hints", default="best", show_default=True, metavar="SPEC",
+              help="The player behind 'hint' (any player spec, or 'none'): it ranks the best "
+                   "actions by what it reaches if it plays on from each ('best': the level's "
+                   "strongest measured setting within 50 ms a game).")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, play the solver on the same deal and place your score in its "
                    "distribution.")
@@ -143,9 +143,9 @@ def play(level, seed, game, hints, compare, save, resume, log, no_color):
 
 @cli.command()
 @click.option("--level", "-l", type=LEVEL_RANGE, default=None, help="The level (1-20).")
-@click.option("--policy", "-p", default="auto", show_default=True, metavar="SPEC",
-              help="The searcher that proposes each move: an expectimax or rollout spec, "
-                   "'none', or 'auto' (as play's --hints).")
+@click.option("--policy", "-p", default="best", show_default=True, metavar="SPEC",
+              help="The player that proposes each move (any player spec, or 'none'), as "
+                   "play's --hints.")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, place your score in the solver's distribution for the level.")
 @common_options
@@ -154,7 +154,7 @@ def assist(level, policy, compare, save, resume, log, no_color):
 
     numberup keeps the position: type the card drawn (3g; on levels 18-20 the hand of five,
     e.g. 1r 2g 3b 4y 5o, and then each card drawn to refill it), and it proposes where it goes
-    with the searcher's estimate. Press Enter to accept, or type another cell (b3 or 3 2),
+    with what the player reaches after it. Press Enter to accept, or type another cell (b3 or 3 2),
     'discard', 'undo', 'hint', 'help' or 'quit'. A card already drawn, a card not in the level's
     deck or a cell that touches no card is explained and the game goes on. The position is
     saved after every step; --resume FILE continues.

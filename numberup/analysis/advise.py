@@ -1,6 +1,19 @@
-"""Advice for a game on the table: every legal action, ranked, with its estimated outcome."""
+"""Advice for a game on the table: every legal action, ranked, with its estimated outcome.
+
+:func:`advice` (``numberup advise``, play's hints, assist's proposals) ranks and estimates with
+one player: each candidate action is played, then the player plays the game on, over
+continuations on common random numbers (continuation ``j`` of every action sees the same order
+of the cards to come: :mod:`numberup.analysis.estimate`), and the actions are ranked by those
+results. The candidates are the player's own choice and, of the others, the best by its own
+one-move values where it has them (every action where it has not, or where there are few).
+The continuations go by successive halving: every candidate gets a first share, the better
+half of them the next, and so on, so the close contenders get the most. :func:`advise` gives a
+searcher's own internal values instead (its ranking before any continuation).
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -13,11 +26,15 @@ from ..game.position import check_position, load_position
 from ..players.base import OBJECTIVES, Player
 from ..players.registry import PLAYERS, parse_player
 
-DEFAULT_ADVISOR = "auto"  # the searcher that ranks the actions: see advisor_for
+DEFAULT_ADVISOR = "auto"  # advise()'s searcher: see advisor_for
 RANKERS = {"rollout:n=200": "rollout:n=4000", "expectimax": "expectimax"}  # auto's choices
-DEFAULT_FOR = "expectimax"  # the player whose results the estimates are
-DEFAULT_ESTIMATE = 3  # actions estimated, the best first
-DEFAULT_CONTINUATIONS = 200  # continuations per estimated action
+DEFAULT_PLAYER = "best"  # advice()'s player, which ranks and estimates
+DEFAULT_CANDIDATES = 6  # actions that get continuations
+# The continuations' time: about this many seconds of the reference machine's 2 cores, by the
+# player's cost in the best table (so the counts, and the answer, are the same on any machine)
+DEFAULT_SECONDS, HINT_SECONDS, REFERENCE_CORES = 1.5, 0.6, 2
+MIN_CONTINUATIONS, MAX_TOTAL = 16, 8000  # per candidate at least, over all candidates at most
+UNKNOWN_COST = 0.02  # seconds a game of a player the best table has not measured
 MAX_CONTINUATIONS = 100_000
 
 
@@ -52,10 +69,11 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
 
 
 def _search(level, grid_text, hand_text, discarded, discards_left, player, seed, notify,
-            also=()):
+            also=(), any_player=False):
     """The searcher's ranking: (rows best first, each with ``_slot``/``_cell``; the position's
     state as loaded, before the search; the level). ``also``: more kernels compiled under the
-    same notice (the continuations')."""
+    same notice (the continuations'). ``any_player``: a player that keeps no values of its
+    actions is allowed too (its own choice first, then the actions in order, values 0)."""
     from numba import typeof
 
     from ..game.engine import _candidates, _fill_deck, _load_state, _may_discard
@@ -66,7 +84,7 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
 
     lv = get_level(level)
     player = parse_player(advisor_for(lv, player)[0]) if isinstance(player, str) else player
-    if not player.kind.advises:
+    if not player.kind.advises and not any_player:
         searchers = " or ".join(k.name for k in PLAYERS.values() if k.advises)
         raise InputError(f"advice needs a searcher ({searchers}), not {player.spec!r}")
     grid = parse_grid(grid_text, lv, source="grid")
@@ -108,69 +126,154 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
             actions.append((s * n_cand + j, s, int(cand[j])))
     if may_discard:
         actions.append((len(hand_now) * n_cand, 0, -1))
-    objective = OBJECTIVES.index(player.param("objective"))
+    objective = (OBJECTIVES.index(player.param("objective"))
+                 if "objective" in player.kind.params else 0)
     rows = []
     for a, s, c in actions:
-        v = values[a]
+        v = values[a] if player.kind.advises else np.zeros(5)
         rows.append({
             "card": format_card(hand_now[s]),
             "cell": None if c < 0 else [c // lv.size, c % lv.size],
             "mean": float(v[0]), "p_bronze": float(v[1]), "p_silver": float(v[2]),
             "p_gold": float(v[3]), "_slot": s, "_cell": c,
             "_key": (int(s == slot and c == cell), float(v[objective]), float(v[0])),
+            "_chosen": bool(s == slot and c == cell),
         })
     rows.sort(key=lambda r: r["_key"], reverse=True)
     return rows, loaded, lv
 
 
-def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",
-           discards_left: int | None = None, player: Player | str = DEFAULT_ADVISOR,
-           seed: int = 1, *, for_player: Player | str | None = DEFAULT_FOR,
-           estimate: int | None = DEFAULT_ESTIMATE, continuations: int = DEFAULT_CONTINUATIONS,
-           jobs: int = 1, notify=None) -> dict:
-    """Every legal action ranked by the searcher ``player``, best first, with estimates of
-    what ``for_player`` reaches if the action is played and the game goes on as that
-    player would play it (:mod:`numberup.analysis.estimate`: ``continuations`` games from here, the
-    cards to come in random orders, the same orders for every action).
+def _key(objective: int, results: np.ndarray, medals) -> tuple[float, float]:
+    """What ranks continuation results: the mean, or P(medal) then the mean."""
+    mean = float(results.mean())
+    if objective == 0:
+        return mean, 0.0
+    return float((results >= medals[objective - 1]).mean()), mean
 
-    ``estimate``: how many of the best actions are estimated (None: all); ``jobs``: threads
-    for the continuations (the estimates do not depend on it). ``player`` 'auto' (the
-    default) picks the searcher per level (:func:`advisor_for`). Returns ``{"level",
-    "ranked_by", "ranker_why" (auto's reason, or ""), "estimates_for", "continuations",
-    "seed", "actions"}``; each
-    action ``{"card", "cell", "estimate"}``, the estimate (None for actions not estimated)
-    as :func:`numberup.analysis.estimate.summarize`: ``mean``, ``p_bronze``, ``p_silver``,
-    ``p_gold``, ``n`` and the 95% Monte Carlo margins ``mean_moe``, ``p_gold_lo``/``hi``,
-    and ``search``: the searcher's own values (mean, P(gold)), which ranked it.
+
+def continuation_count(level, spec: str, empty: int, candidates: int, seconds: float) -> int:
+    """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
+    cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), by the
+    cost of a game of ``spec`` in the best table (:data:`UNKNOWN_COST` where it has none). A
+    pure function of its arguments and the package: the same on every machine."""
+    from ..players.best import table
+
+    cost = next((r["seconds_per_game"] for r in table()
+                 if r["level"] == level.number and r["spec"] == spec), UNKNOWN_COST)
+    per = max(cost * empty / level.cells, 1e-6)
+    total = int(seconds * REFERENCE_CORES / per)
+    return max(MIN_CONTINUATIONS * candidates, min(total, MAX_TOTAL))
+
+
+def halving(candidates: list, run, total: int, key) -> tuple[list, dict]:
+    """Successive halving over ``candidates``: each round shares about ``total / rounds``
+    continuations among those left, then keeps the better half by ``key(results)``.
+    ``run(c, lo, hi)`` returns candidate ``c``'s continuations ``lo..hi-1`` (the same
+    continuations for every candidate). Returns (candidates best first: those of the last
+    round by key, then each earlier round's dropped ones by key; results per candidate)."""
+    rounds = max(1, math.ceil(math.log2(len(candidates)))) if len(candidates) > 1 else 1
+    results = {c: np.zeros(0) for c in candidates}
+    alive, dropped, done = list(candidates), [], 0
+    for r in range(rounds):
+        step = max(MIN_CONTINUATIONS, total // rounds // len(alive))
+        for c in alive:
+            results[c] = np.concatenate([results[c], run(c, done, done + step)])
+        done += step
+        alive.sort(key=lambda c: key(results[c]), reverse=True)
+        if r + 1 < rounds:
+            keep = math.ceil(len(alive) / 2)
+            dropped = alive[keep:] + dropped
+            alive = alive[:keep]
+    return alive + dropped, results
+
+
+def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = "",
+           discards_left: int | None = None, player: Player | str = DEFAULT_PLAYER,
+           seed: int = 1, *, candidates: int | None = DEFAULT_CANDIDATES,
+           continuations: int | None = None, seconds: float = DEFAULT_SECONDS, jobs: int = 1,
+           notify=None) -> dict:
+    """Every legal action, best first, ranked and estimated by one player: what ``player``
+    reaches if the action is played and it plays the game on (:mod:`numberup.analysis.estimate`).
+
+    ``candidates``: how many actions get continuations (None: all): the player's own choice
+    and the best others by its own one-move values (all, where it keeps none).
+    ``continuations``: that many for every candidate (no halving); None (the default):
+    successive halving over about ``seconds`` of work (:func:`continuation_count`). ``jobs``:
+    threads (the results do not depend on it). A ``best`` spec plays its level's setting.
+
+    Returns ``{"level", "player", "plays", "continuations" (the most any action got), "seed",
+    "actions"}``; each action ``{"card", "cell", "chosen" (the player's own pick), "estimate"
+    (None: not a candidate) as :func:`numberup.analysis.estimate.summarize`, "vs_first"}``:
+    ``vs_first`` (None for the first and the rest) is the first action's result minus this
+    one's on their common continuations, ``{"diff", "lo", "hi", "n", "close"}``, in points (or
+    in P(medal) for a player that plays for a medal); ``close``: the 95% interval reaches 0,
+    the two are within noise.
     """
+    from ..players.registry import at_level
+    from ..stats import Z95
     from .estimate import Continuers, seeds, summarize
 
     lv = get_level(level)
-    why = ""
-    if isinstance(player, str):
-        player, why = advisor_for(lv, player)
-    ranker = parse_player(player) if isinstance(player, str) else player
-    target = parse_player(for_player) if isinstance(for_player, str) else for_player
-    if not 1 <= continuations <= MAX_CONTINUATIONS:
+    given = parse_player(player) if isinstance(player, str) else player
+    pl = at_level(given, lv.number)
+    if candidates is not None and candidates < 1:
+        raise InputError(f"--candidates {candidates}: choose at least 1 (or all)")
+    if continuations is not None and not 1 <= continuations <= MAX_CONTINUATIONS:
         raise InputError(f"--continuations {continuations}: choose 1 to {MAX_CONTINUATIONS:,}")
-    if estimate is not None and estimate < 1:
-        raise InputError(f"--estimate {estimate}: estimate at least 1 action (or all)")
     from ..learned.modelfile import model_for
 
-    model_for(lv, target)  # a missing model fails before any compile
-    cont = Continuers(lv, target, jobs)
-    seed_array = seeds(seed, continuations)
-    warm = (cont.kernel, target.kind.name,
-            lambda S: cont.results(S, 0, -1, seed_array[:0]))
-    rows, loaded, lv = _search(lv, grid_text, hand_text, discarded, discards_left, ranker, seed,
-                               notify, also=[warm])
+    model_for(lv, pl)  # a missing model fails before any compile
+    cont = Continuers(lv, pl, jobs)
+    warm = (cont.kernel, pl.kind.name, lambda S: cont.results(S, 0, -1, seeds(seed, 0)))
+    rows, loaded, lv = _search(lv, grid_text, hand_text, discarded, discards_left, pl, seed,
+                               notify, also=[warm], any_player=True)
+    n = len(rows) if candidates is None or not pl.kind.advises else min(candidates, len(rows))
+    chosen = list(range(n))
+    objective = (OBJECTIVES.index(pl.param("objective")) if "objective" in pl.kind.params else 0)
+    empty = int((loaded.grid < 0).sum())
+    if continuations is None:
+        total = continuation_count(lv, pl.spec, empty, n, seconds)
+    else:
+        total = continuations * n
+    master = seeds(seed, total if continuations is None else continuations)
+
+    def run(k, lo, hi):
+        hi = min(hi, len(master))
+        r = rows[k]
+        return cont.results(loaded, r["_slot"], r["_cell"], master[lo:hi]) if hi > lo else np.zeros(0)
+
+    key = lambda res: _key(objective, res, lv.medals)  # noqa: E731
+    if continuations is None:
+        order, results = halving(chosen, run, total, key)
+    else:
+        results = {k: run(k, 0, continuations) for k in chosen}
+        order = sorted(chosen, key=lambda k: key(results[k]), reverse=True)
+    first = results[order[0]]
+
+    def behind(k):  # the first's result minus k's, on their common continuations
+        m = min(len(first), len(results[k]))
+        if objective == 0:
+            d = first[:m] - results[k][:m]
+        else:
+            t = lv.medals[objective - 1]
+            d = (first[:m] >= t).astype(float) - (results[k][:m] >= t)
+        mean = float(d.mean())
+        moe = Z95 * float(d.std(ddof=1)) / math.sqrt(m) if m > 1 else math.inf
+        return {"diff": mean, "lo": mean - moe, "hi": mean + moe, "n": m,
+                "close": bool(mean - moe <= 0)}
+
+    vs = {k: behind(k) for k in order[1:]}
+    # after the first, by how far each falls behind it on the continuations they share (a
+    # candidate dropped early has fewer, so its own mean is on other games than the first's)
+    order = order[:1] + sorted(order[1:], key=lambda k: vs[k]["diff"])
+    order += [k for k in range(len(rows)) if k not in results]
     out = []
-    for k, r in enumerate(rows):
-        est = None
-        if estimate is None or k < estimate:
-            est = summarize(cont.results(loaded, r["_slot"], r["_cell"], seed_array), lv.medals)
-        out.append({"card": r["card"], "cell": r["cell"], "estimate": est,
-                    "search": {"mean": r["mean"], "p_gold": r["p_gold"]}})
-    return {"level": lv.number, "ranked_by": ranker.spec, "ranker_why": why,
-            "estimates_for": target.spec,
-            "continuations": continuations, "seed": seed, "actions": out}
+    for k in order:
+        r = rows[k]
+        out.append({"card": r["card"], "cell": r["cell"], "chosen": r["_chosen"],
+                    "estimate": summarize(results[k], lv.medals) if k in results else None,
+                    "vs_first": vs.get(k)})
+    return {"level": lv.number, "player": given.spec, "plays": pl.spec,
+            "objective": OBJECTIVES[objective],
+            "continuations": max(len(v) for v in results.values()), "seed": seed,
+            "actions": out}

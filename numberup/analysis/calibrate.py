@@ -54,7 +54,10 @@ def predictions(level: int, player, games: int, seed: int, *, continuations: int
     from ..runs.loop import play_batch
     from ..game.state import I_HAND, new_state
 
+    from ..players.registry import at_level
+
     lv = get_level(level)
+    player = at_level(player, lv.number)  # best: the setting it plays on the level
     p, geo = L.PARAMS[lv.number], geometry(lv.size)
     batch = play_batch(lv, player, seed, 0, games, 1)
     setup = len(geo.centre)

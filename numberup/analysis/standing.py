@@ -11,22 +11,13 @@ from ..errors import InputError
 from ..game.levels import Level, get_level
 from .catalog import DATA, SUMMARY_NAME, measured_rows
 
-DEFAULT_SOLVER = "expectimax"  # simulate's default player
+DEFAULT_SOLVER = "best"  # simulate's default player
 # per level and player of results/runs/baseline, how many games ended on each score (package
 # data, written by results/package_data.py)
 SCORES = DATA / "scores.csv"
 QUICK_GAMES, QUICK_SEED = 300, 2026
-# Searchers fast enough for a hint within 1 s on every level (benchmarks/bench_hints.py: worst
-# 0.06 s on a 2-core machine), whose strength results/summary.csv gives.
+# The searchers advise's 'auto' chooses between, whose strength results/summary.csv gives.
 HINT_CANDIDATES = ("expectimax", "rollout:n=200")
-
-
-def auto_hint_player(level: int | Level) -> tuple[str, str]:
-    """The searcher for hints on ``level``: of :data:`HINT_CANDIDATES`, the one with the higher
-    mean score in results/summary.csv; expectimax if that table is not there. Returns the spec
-    and why, in words."""
-    found, why = stronger_searcher(level)
-    return (found or DEFAULT_SOLVER), why
 
 
 def stronger_searcher(level: int | Level) -> tuple[str | None, str]:
@@ -92,12 +83,15 @@ class Standing:
 
 
 def solver_scores(level: int | Level, spec: str = DEFAULT_SOLVER) -> tuple[np.ndarray, str]:
-    """The solver's scores on the level: those of the baseline run (results/runs/baseline, made
-    by ``results/make.sh``) as the package carries them (:data:`SCORES`), else a quick
-    simulation of :data:`QUICK_GAMES` games."""
+    """The solver's scores on the level: those of the runs of ``results/make.sh`` as the package
+    carries them (:data:`SCORES`), else a quick simulation of :data:`QUICK_GAMES` games. A
+    ``best`` spec is the setting it plays on the level."""
     import csv
 
+    from ..players.registry import at_level, parse_player
+
     lv = get_level(level)
+    spec = at_level(parse_player(spec), lv.number).spec
     try:
         with open(SCORES, newline="") as f:
             counts = [(int(r["score"]), int(r["games"])) for r in csv.DictReader(f)
@@ -106,8 +100,7 @@ def solver_scores(level: int | Level, spec: str = DEFAULT_SOLVER) -> tuple[np.nd
         counts = []
     if counts:
         s = np.repeat(np.array([c[0] for c in counts], np.int64), [c[1] for c in counts])
-        return s, f"{spec}'s {len(s):,} games of results/runs/baseline (seed 2026)"
-    from ..players.registry import parse_player
+        return s, f"{spec}'s {len(s):,} games of results/runs (seed 2026)"
     from ..runs.loop import play_batch
 
     s = play_batch(lv, parse_player(spec), QUICK_SEED, 0, QUICK_GAMES, 1).scores

@@ -131,7 +131,8 @@ def actions_text(rows: list[dict], s: Session, top: int = 3, plain: bool = False
             t.append(card_text(r["card"], plain))
             t.append(" ")
         t.append(f"{where:<8} mean {r['mean']:6.1f}   P(bronze) {r['p_bronze']:4.0%}  "
-                 f"P(silver) {r['p_silver']:4.0%}  P(gold) {r['p_gold']:4.0%}")
+                 f"P(silver) {r['p_silver']:4.0%}  P(gold) {r['p_gold']:4.0%}"
+                 + ("  close" if r.get("close") else ""))
         if k < min(top, len(rows)):
             t.append("\n")
     return t

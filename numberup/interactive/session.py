@@ -247,17 +247,27 @@ class Session:
         return format_grid(self.grid, self.level.size)
 
     def advice(self, player: str) -> list[dict]:
-        """Every legal action ranked by ``player`` (a searcher spec), via
-        :func:`numberup.analysis.advise.advise`: ``{"card", "cell", "mean", "p_bronze", ...}``, best first;
-        ``cell`` is the cell index here (-1: discard)."""
-        from ..analysis.advise import advise
+        """The candidate actions ranked and estimated by ``player`` (any player spec, 'best' by
+        default) with :func:`numberup.analysis.advise.advice` on a hint's time (about
+        :data:`~numberup.analysis.advise.HINT_SECONDS` of continuations): ``{"card", "cell",
+        "mean", "p_bronze", "p_silver", "p_gold", "n", "close"}``, best first; ``cell`` is the
+        cell index here (-1: discard); ``close``: within noise of the first."""
+        from ..analysis.advise import HINT_SECONDS, advice
 
-        rows = advise(self.level, self.grid_text(), self._hand_text(),
-                      " ".join(format_card(c) for c in self.discarded), self.discards_left,
-                      player, seed=(self.seed + 1000003 * len(self.moves)) % 2**63)
-        for r in rows:
-            r["card"] = parse_card(r["card"], self.level)
-            r["cell"] = -1 if r["cell"] is None else r["cell"][0] * self.level.size + r["cell"][1]
+        got = advice(self.level, self.grid_text(), self._hand_text(),
+                     " ".join(format_card(c) for c in self.discarded), self.discards_left,
+                     player, seed=(self.seed + 1000003 * len(self.moves)) % 2**63,
+                     candidates=4, seconds=HINT_SECONDS, jobs=2)
+        rows = []
+        for a in got["actions"]:
+            e = a["estimate"]
+            if e is None:
+                continue
+            rows.append({"card": parse_card(a["card"], self.level),
+                         "cell": -1 if a["cell"] is None else a["cell"][0] * self.level.size + a["cell"][1],
+                         **{k: e[k] for k in ("mean", "p_bronze", "p_silver", "p_gold", "n")},
+                         "close": bool(a["vs_first"] and a["vs_first"]["close"]),
+                         "plays": got["plays"]})
         return rows
 
     def record(self) -> dict:

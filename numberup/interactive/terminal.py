@@ -23,15 +23,14 @@ from .session import Session
 from ..game.cells import cell_name, parse_cell
 
 _CARD = re.compile(r"^[1-9][a-z]$")
-SEARCHERS = ("expectimax", "rollout")
 
 HELP = """Commands (then Enter):
   b3 or 3 2      put the card on column b, row 3 (two numbers: row, then column)
   3g b3          on levels with a hand: put the green 3 from the hand on b3
   discard        discard the card (levels 3 and 13, twice a game, not in setup)
-  hint           the three best actions by the searcher, with its own estimate of the final
-                 result's mean and the chances of bronze, silver and gold (they read low:
-                 its lookahead plays on more weakly than the searcher itself)
+  hint           the three best actions by the hint player, each with what it reaches if it
+                 plays on from there: the final result's mean and the chances of bronze,
+                 silver and gold (from continuations of the game; "close": within noise)
   undo           take back your last move
   help           this text
   quit           save the game and stop (continue with --resume FILE)
@@ -43,7 +42,7 @@ ASSIST_HELP = """Commands (then Enter):
   b3 or 3 2      put the card on column b, row 3 instead (two numbers: row, then column)
   3g b3          on levels with a hand: put the green 3 on b3
   discard        discard the card (levels 3 and 13, twice a game, not in setup)
-  hint           the three best actions, with the searcher's estimates
+  hint           the three best actions, with what the player reaches after each
   undo           take back the last card typed or the last move
   help           this text
   quit           save and stop (continue with --resume FILE)
@@ -57,14 +56,11 @@ def _isatty(stream) -> bool:
         return False
 
 
-def check_searcher(spec: str):
-    """Parse a hint/proposal player spec; it must be a searcher (InputError otherwise)."""
+def check_player(spec: str):
+    """Parse a hint/proposal player spec (any player: InputError for a bad one)."""
     from ..players.registry import parse_player
 
-    player = parse_player(spec)
-    if player.kind.name not in SEARCHERS:
-        raise InputError(f"hints need a searcher ({', '.join(SEARCHERS)}), not {player.spec!r}")
-    return player.spec
+    return parse_player(spec).spec
 
 
 def make_console(file=None, no_color: bool = False) -> tuple[Console, bool]:
@@ -80,7 +76,7 @@ class Table:
     Parameters
     ----------
     advisor : str or None
-        A searcher spec for ``hint`` and, in assist, the proposals; None: no hints.
+        A player spec for ``hint`` and, in assist, the proposals; None: no hints.
     save_path : path
         Where the session is saved after every step.
     log_path : path or None
@@ -90,7 +86,7 @@ class Table:
     """
 
     def __init__(self, session: Session, inp, console: Console, plain: bool, save_path,
-                 advisor: str | None = "expectimax", log_path=None, compare: bool = True,
+                 advisor: str | None = "best", log_path=None, compare: bool = True,
                  note: str = ""):
         self.s = session
         self.inp = inp
@@ -258,7 +254,7 @@ class Table:
         if not self.s.done:
             self.show(f"{format_card(card)} {where}.")
 
-    # -- the searcher -------------------------------------------------------------------------
+    # -- the hint player -----------------------------------------------------------------------
 
     def advice(self) -> tuple[list[dict], float]:
         t0 = time.perf_counter()
@@ -271,10 +267,11 @@ class Table:
         if self.s.needs_card or self.s.done:
             raise InputError("there is no card to place yet" if not self.s.done else "the game is over")
         rows, dt = self.advice()
-        t = Text(f"Best actions by {self.advisor} ({dt:.1f} s):\n")
+        who = self.advisor if rows[0]["plays"] == self.advisor else f"{self.advisor} = {rows[0]['plays']}"
+        t = Text(f"Best actions by {who} ({dt:.1f} s):\n")
         t.append(actions_text(rows, self.s, 3, self.plain))
-        t.append("\n  (the searcher's own figures: its lookahead plays on more weakly than it "
-                 "does, so they read low; numberup advise estimates what good play reaches)")
+        t.append(f"\n  (what it reaches if it plays on from there: {rows[0]['n']} continuations "
+                 "of the game for the first; numberup advise looks longer)")
         self.say(t)
 
     def propose(self) -> None:
@@ -293,7 +290,7 @@ class Table:
         t = Text("Proposal: ")
         t.append(card_text(best["card"], self.plain))
         where = "discard it" if best["cell"] < 0 else f"on {cell_name(best['cell'], s.level.size)}"
-        t.append(f" {where}  (mean {best['mean']:.1f}, P(gold) {best['p_gold']:.0%}; {self.advisor}, "
+        t.append(f" {where}  (mean {best['mean']:.1f}, P(gold) {best['p_gold']:.0%}; {best['plays']}, "
                  f"{dt:.1f} s). Enter to accept, or type another cell.")
         self.say(t)
 
@@ -325,7 +322,11 @@ class Table:
             for k, spec in enumerate(others):
                 try:
                     solver = solver_on_deal(s.level, s.seed, s.game, spec)
-                    who = f"The solver ({spec})" if k == 0 else f"The hint player ({spec})"
+                    from ..players.registry import at_level, parse_player
+
+                    plays = at_level(parse_player(spec), s.level.number).spec
+                    named = spec if plays == spec else f"{spec} = {plays}"
+                    who = f"The solver ({named})" if k == 0 else f"The hint player ({named})"
                     self.say(f"{who} on the same deal: {solver} ({s.level.medal(solver)}).")
                 except Exception as err:
                     self.say(f"{spec}'s game could not be played ({err}).")

@@ -163,5 +163,5 @@ PLAYER = PlayerType(
                        "levels 6-10, 1 elsewhere", minimum=0, maximum=2),
      "width": Param(3, "at depth 2, how many of the best actions are judged again",
                     minimum=1, maximum=MAX_WIDTH)},
-    looks_ahead=True, variant=_variant,
+    looks_ahead=True, advises=True, variant=_variant,
 )

@@ -39,8 +39,8 @@ def test_predictions_are_advise_estimates_of_the_move_played(pred):
             grid[cell] = card
         card, cell = (int(x) for x in batch.moves[row.game][row.decision])
         got = advice(LEVEL, format_grid(grid, lv.size), format_card(card), "", None,
-                     "expectimax", _decision_seed(SEED, row.game, row.decision),
-                     for_player="greedy", estimate=None, continuations=M)
+                     "greedy", _decision_seed(SEED, row.game, row.decision),
+                     candidates=None, continuations=M)
         est = next(a["estimate"] for a in got["actions"]
                    if a["cell"] == [cell // lv.size, cell % lv.size])
         assert (row.predicted_mean, row.predicted_gold) == pytest.approx(

@@ -105,25 +105,34 @@ def test_estimates_are_the_players_continuations(level, empty, spec):
     state, gone = random_position(level, empty, rng, greedy=True)
     grid, hand, discarded = position_texts(state, gone)
     m, seed = 12, rng.randrange(1000)
-    got = advice(level, grid, hand, discarded, state.discards_left, "expectimax", seed,
-                 for_player=spec, estimate=2, continuations=m)
-    assert got["estimates_for"] == spec and got["continuations"] == m
+    got = advice(level, grid, hand, discarded, state.discards_left, spec, seed,
+                 candidates=2, continuations=m)
+    assert (got["player"], got["plays"], got["continuations"]) == (spec, spec, m)
     S = _loaded(level, state, gone)
     player = parse_player(spec)
     seed_array = seeds(seed, m)
-    for row in got["actions"][:2]:
+    estimated = [row for row in got["actions"] if row["estimate"] is not None]
+    # a player with values of its own (expectimax) estimates the 2 candidates; greedy all
+    assert len(estimated) == (2 if player.kind.advises else len(got["actions"]))
+    assert got["actions"][:len(estimated)] == estimated
+    for row in estimated[:3]:
         results = [_play_on_in_python(level, S, _card_id(row["card"]), row["cell"], s, player)
                    for s in seed_array]
         want = summarize(np.array(results), get_level(level).medals)
         assert row["estimate"] == pytest.approx(want, abs=1e-12), (level, row["card"], row["cell"])
-    assert all(r["estimate"] is None for r in got["actions"][2:])
+    # the same continuations for every candidate: the first is at or above every other
+    assert all(row["vs_first"]["diff"] >= 0 for row in estimated[1:])
 
 
 def test_estimates_do_not_depend_on_threads():
     state, gone = random_position(14, 10, random.Random(5), greedy=True)
     grid, hand, _ = position_texts(state, gone)
-    one, two = (advice(14, grid, hand, estimate=None, continuations=30, jobs=j,
-                       for_player="greedy") for j in (1, 2))
+    one, two = (advice(14, grid, hand, "", None, "greedy", candidates=None, continuations=30,
+                       jobs=j) for j in (1, 2))
+    assert one == two
+    # successive halving over the player's time too
+    one, two = (advice(14, grid, hand, "", None, "expectimax:k=4", candidates=4, jobs=j)
+                for j in (1, 2))
     assert one == two
 
 
@@ -143,7 +152,7 @@ def test_estimates_match_the_exact_endgame(level):
         state, gone = random_position(level, 2, rng, 0, 0, greedy=True)
         grid, hand, discarded = position_texts(state, gone)
         got = advice(level, grid, hand, discarded, 0, "expectimax", rng.randrange(99),
-                     for_player="expectimax", estimate=None, continuations=m)
+                     candidates=None, continuations=m)
         exact = action_values(state)
         assert len(got["actions"]) == len(exact)
         for row in got["actions"]:

@@ -135,7 +135,7 @@ def test_scripted_game(level, seed, game, tmp_path):
     assert s.done and np.array_equal(s.grid, expected.grid)
     assert s.discarded == expected.discarded
     assert f"Game over: {expected.score().total} points" in screen
-    assert "Best actions by expectimax:k=2" in screen and "the searcher's own figures" in screen
+    assert "Best actions by expectimax:k=2" in screen and "continuations of the game" in screen
     assert "is not a cell" in screen and "not in level" in screen
     (record,) = [json.loads(x) for x in log.read_text().splitlines()]
     replay(record, level)  # legal, in deck order, the right score
@@ -282,8 +282,11 @@ def test_end_screen_compares_with_the_solver(tmp_path):
     table, out, _ = _table(s, text, tmp_path, log=False, compare=True)
     table.run()
     screen = out.getvalue()
+    from numberup.players.registry import at_level, parse_player
+
     solver = solver_on_deal(1, 3, 0)
-    assert f"The solver (expectimax) on the same deal: {solver}" in screen
+    plays = at_level(parse_player("best"), 1).spec
+    assert f"The solver (best = {plays}) on the same deal: {solver}" in screen
     assert "of the solver's results on level 1" in screen
 
 
