@@ -123,7 +123,8 @@ def _combine(key, have):
             row = next((r for dd, r in rows if dd == d), None)
             return t.reset_index(drop=True), row
     lv = get_level(level)
-    row = {"level": level, "policy": policy,
+    plays = next((str(r["plays"].iloc[0]) for _, r in rows if "plays" in r), policy)
+    row = {"level": level, "policy": policy, "plays": plays,
            "seed": next(iter(seeds.values())) if seeds else None,
            **summarize(g["score"].to_numpy(), lv.medals)}
     seconds = sum(float(r["seconds"].iloc[0]) for _, r in rows) if rows else float("nan")

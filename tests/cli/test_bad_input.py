@@ -297,8 +297,8 @@ CASES = {
             HOLE_1, "--hand"),
            ("neither-card-nor-hand", ["advise", "-l", "1", "grid.txt"], HOLE_1, "--card"),
            ("full-grid", ["advise", "-l", "1", "--card", "1n", "grid.txt"], FULL_1, "full"),
-           ("not-a-searcher", ["advise", "-l", "1", "--card", "2o", "-p", "greedy", "grid.txt"],
-            HOLE_1, "greedy"),
+           ("unknown-player", ["advise", "-l", "1", "--card", "2o", "-p", "wizard", "grid.txt"],
+            HOLE_1, "wizard"),
            ("hand-size", ["advise", "-l", "18", "--hand", "1n 2n 3n", "grid.txt"], NEAR_18,
             "hand"),
            ("card-on-hand-level", ["advise", "-l", "18", "--card", "1n", "grid.txt"], NEAR_18,
@@ -307,11 +307,11 @@ CASES = {
     **{f"estimate-{name}": bad("advise", "-l", "14", "--card", HAND_14, *extra, "g.txt",
                                names=names, files={"g.txt": GRID_14})
        for name, extra, names in [
-           ("unknown-player", ["--for", "wizard"], ["wizard"]),
-           ("bad-parameter", ["--for", "expectimax:k=0"], ["k=0"]),
+           ("bad-parameter", ["-p", "expectimax:k=0"], ["k=0"]),
+           ("bad-budget", ["-p", "best:budget=-1"], ["budget=-1"]),
            ("no-continuations", ["--continuations", "0"], ["--continuations"]),
-           ("no-estimates", ["--estimate", "0"], ["--estimate"]),
-           ("not-a-count", ["--estimate", "some"], ["--estimate"]),
+           ("no-candidates", ["--candidates", "0"], ["--candidates"]),
+           ("not-a-count", ["--candidates", "some"], ["--candidates"]),
        ]},
     "advise-binary": bad("advise", "--level", "14", "--card", "3g", "garbage", names=["garbage"],
                          files=UNREADABLE),
@@ -417,7 +417,7 @@ CASES = {
     **{f"{argv[0]}-{name}": bad(*argv, names=[needle])
        for name, argv, needle in [
            ("no-level", ["play"], "--level"),
-           ("hints-not-a-searcher", ["play", "--level", "1", "--hints", "greedy"], "greedy"),
+           ("hints-bad-parameter", ["play", "--level", "1", "--hints", "greedy:k=2"], "k"),
            ("hints-unknown", ["play", "--level", "1", "--hints", "bogus"], "bogus"),
            ("level-21", ["assist", "--level", "21"], "21"),
            ("resume-missing", ["play", "--resume", "/nonexistent/x.json"], "/nonexistent/x.json"),

@@ -29,6 +29,7 @@ SPECS = {
                 "rollout:n=6,base=expectimax,bk=2@3", "rollout:n=4,base=learned,bk=2,objective=gold@3"],
     "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold",
                 "learned:k=2,depth=2@3,9"],
+    "best": ["best"],  # the level's setting (tests/players/test_best.py)
 }
 LEVELS = (19, 20, 3)
 CASES = [(spec, level) for group in SPECS.values() for s in group

@@ -33,6 +33,7 @@ SPECS = {
                 ("rollout:n=3,base=expectimax,bk=2", 1, 13),
                 ("rollout:n=3,base=learned,bk=2,objective=gold", 1, 13)],
     "learned": [("learned", 2, 11)],
+    "best": [("best", 2, 11)],  # the level's setting at the default budget
 }
 
 
