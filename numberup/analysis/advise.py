@@ -131,13 +131,13 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
     rows = []
     for a, s, c in actions:
         v = values[a] if player.kind.advises else np.zeros(5)
+        chosen = bool(s == slot and c == cell)
         rows.append({
             "card": format_card(hand_now[s]),
             "cell": None if c < 0 else [c // lv.size, c % lv.size],
             "mean": float(v[0]), "p_bronze": float(v[1]), "p_silver": float(v[2]),
-            "p_gold": float(v[3]), "_slot": s, "_cell": c,
-            "_key": (int(s == slot and c == cell), float(v[objective]), float(v[0])),
-            "_chosen": bool(s == slot and c == cell),
+            "p_gold": float(v[3]), "_slot": s, "_cell": c, "_chosen": chosen,
+            "_key": (int(chosen), float(v[objective]), float(v[0])),
         })
     rows.sort(key=lambda r: r["_key"], reverse=True)
     return rows, loaded, lv
@@ -171,7 +171,7 @@ def halving(candidates: list, run, total: int, key) -> tuple[list, dict]:
     ``run(c, lo, hi)`` returns candidate ``c``'s continuations ``lo..hi-1`` (the same
     continuations for every candidate). Returns (candidates best first: those of the last
     round by key, then each earlier round's dropped ones by key; results per candidate)."""
-    rounds = max(1, math.ceil(math.log2(len(candidates)))) if len(candidates) > 1 else 1
+    rounds = max(1, math.ceil(math.log2(len(candidates))))
     results = {c: np.zeros(0) for c in candidates}
     alive, dropped, done = list(candidates), [], 0
     for r in range(rounds):
