@@ -2,8 +2,9 @@
 
 The learned player plays game ``i`` of master seed ``S`` exactly as ``simulate`` would (the
 same deck, :func:`numberup.game.cards.deal`); its moves are replayed through the engine by the
-foresight search (the whole game given as the prefix) and the result is a legal game the
-hindsight result is never below."""
+foresight search (the whole game given as the prefix): a legal game to start the search
+from. Not yet used by :func:`numberup.analysis.hindsight.solve` (issue 25's next step: found
+= the better of the search and this game, with ``found_by``)."""
 
 from __future__ import annotations
 
