@@ -24,10 +24,10 @@ def player_game(level: int | Level, seed: int, game: int, spec: str = WARM_PLAYE
 
     lv = get_level(level)
     b = play_batch(lv, parse_player(spec), seed, int(game), 1, 1)
-    deck, moves = b.decks[0].copy(), b.moves[0].copy()
+    score, deck, moves = int(b.scores[0]), b.decks[0].copy(), b.moves[0].copy()
     n = int(np.sum(moves[:, 0] >= 0))
     replayed, _ = search(lv, deck, prefix=moves[:n], width=1, pilots=0)
-    if replayed != int(b.scores[0]):
+    if replayed != score:
         raise RuntimeError(f"the warm game {game} of level {lv.number} replays to {replayed}, "
-                           f"not {int(b.scores[0])}")
-    return int(b.scores[0]), deck, moves
+                           f"not {score}")
+    return score, deck, moves

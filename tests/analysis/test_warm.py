@@ -6,6 +6,7 @@ import pytest
 from numberup.analysis.hindsight import Foresight
 from numberup.analysis.warm import player_game
 from numberup.game.cards import deal
+from numberup.game.rng import game_seed
 from oracles.replay import replay
 
 
@@ -14,5 +15,5 @@ def test_warm_game_is_the_players_game_on_the_same_deck_and_replays_legally(leve
     for game in range(2):
         score, deck, moves = player_game(level, 2026, game)
         assert np.array_equal(deck, deal(level, 2026, game))
-        found = Foresight(level, game, 0, score, None, False, deck, moves)
+        found = Foresight(level, game, game_seed(2026, game), score, None, False, deck, moves)
         replay(found.record(), level)  # legal, and its score is the one recorded
