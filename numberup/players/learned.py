@@ -18,6 +18,8 @@ import numpy as np
 from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import specialize
 from ..evaluation.completions import _estimate_lines
+from ..evaluation.exact import VALUES, family
+from ..game import levels as L
 from ..learned.features import _take, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
 from ..learned.lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
@@ -59,7 +61,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]
     best = -1e300
-    best_slot, best_cell = 0, cand[0]
+    best_slot, best_cell = np.int64(0), cand[0]  # int64, not a literal: one compile of _LOOKAHEAD
     n_hand = S.ints[I_HAND]
     for slot in range(n_hand):
         card = S.hand[slot]
@@ -128,6 +130,18 @@ def _variant(params):
     name = ("endgame" if endgame else "plain") + ("_depth2" if depth != 1 else "")
     return name, kernel_for(endgame, 1 if depth == 1 else 2)
 
+
+def _on_level(params, level: int):
+    """Depth 0 on a level where it never looks ahead (a rule outside the value counts of
+    levels 6-10, or a hand) plays depth 1's games: the parameters with depth 1, whose kernel
+    has no look-ahead to compile."""
+    at = _OWN["_DEPTH_AT"]
+    if params[at] != 0 or (family(level) == VALUES and L.PARAMS[level][L.P_HAND] == 0):
+        return params
+    out = params.copy()
+    out[at] = 1
+    return out
+
 PLAYER = PlayerType(
     "learned",
     "the action whose afterstate (the grid right after it, with the cards still to come) has "
@@ -163,5 +177,5 @@ PLAYER = PlayerType(
                        "levels 6-10, 1 elsewhere", minimum=0, maximum=2),
      "width": Param(3, "at depth 2, how many of the best actions are judged again",
                     minimum=1, maximum=MAX_WIDTH)},
-    looks_ahead=True, advises=True, variant=_variant,
+    looks_ahead=True, advises=True, variant=_variant, on_level=_on_level,
 )

@@ -9,6 +9,8 @@ parsed here, in one place, by :func:`parse_player`; the game loop is compiled pe
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import InputError
 from . import best, expectimax, greedy, learned, random, rollout
 from .base import Player, PlayerType, parse_spec
@@ -33,7 +35,10 @@ def parse_player(spec: str) -> Player:
 
 def at_level(player: Player, level: int) -> Player:
     """The player that plays for ``player`` on level ``level`` (a number): itself, or for a
-    player that stands for another per level (``best``), the spec it names there."""
-    if player.kind.resolve is None:
-        return player
-    return parse_player(player.kind.resolve(player.params, level))
+    player that stands for another per level (``best``), the spec it names there; with the
+    parameters that play its games there with the least code (``PlayerType.on_level``)."""
+    if player.kind.resolve is not None:
+        player = parse_player(player.kind.resolve(player.params, level))
+    if player.kind.on_level is not None:
+        player = replace(player, params=player.kind.on_level(player.params, level))
+    return player

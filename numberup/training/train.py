@@ -157,13 +157,13 @@ def _fit_distributions(p, S, geo, W, m, step, feats, n_feats, rows, shares):
     return sq, count
 
 
-def _mean_player():
-    """The learned player that training plays: the mean objective, and ``TRAIN_K``
+def _mean_player(level: int):
+    """The learned player that training plays on ``level``: the mean objective, and ``TRAIN_K``
     completions a line where they are drawn (fewer than the player's default: training plays
-    many games)."""
-    from ..players.registry import parse_player
+    many games); its kernel the level's (:func:`numberup.players.registry.at_level`)."""
+    from ..players.registry import at_level, parse_player
 
-    return parse_player(f"learned:k={TRAIN_K}")
+    return at_level(parse_player(f"learned:k={TRAIN_K}"), level)
 
 
 def cost(level: int) -> int:
@@ -207,7 +207,7 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
     t0 = time.perf_counter()
     for start in range(0, games, chunk):
         n = min(chunk, games - start)
-        trainer = _mean_player()
+        trainer = _mean_player(lv.number)
         sq, cnt = _train_games(trainer)(p, geo, S, X, deck, W, trainer.params,
                                         np.uint64(seed % 2**64),
                                start, n, games,
@@ -307,7 +307,7 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
     X = X._replace(learned=W)
     shape = (max_moves(lv), int(p[L.P_NLINES]))
-    trainer = _mean_player()
+    trainer = _mean_player(lv.number)
     sq, cnt = _train_games(trainer)(p, geometry(lv.size), S, X, deck, W, trainer.params,
                            np.uint64(seed % 2**64), first, n, n, 0, 0.0,
                            np.zeros(shape + (MAX_FEATURES,), np.int64), np.zeros(shape, np.int64),
