@@ -58,7 +58,7 @@ def _line_max(p, lines, pool, n_pool):
     while True:
         for k in range(n):
             grid[k] = pool[idx[k]]
-        points, markers = _line_score(p, grid, lines, 0, n)
+        points, markers = _line_score(p, grid, lines, np.int64(0), n)
         value = _line_value(points, markers)
         best_value = max(best_value, value)
         best_markers = max(best_markers, markers)
@@ -179,7 +179,7 @@ def _partition(number: int) -> np.ndarray:
     for k, mode in enumerate(modes):
         cells = [v * 8 + c for v in range(lv.values) for c in range(mode[v])]  # distinct colours
         grid[:n] = cells
-        points, markers = _line_score(p, grid, lines, 0, n)
+        points, markers = _line_score(p, grid, lines, np.int64(0), n)
         mode_value[k] = _line_value(points, markers)
     return _partition_table(p, lines, lv.values, base, modes, mode_value)
 

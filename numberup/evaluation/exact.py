@@ -188,7 +188,7 @@ def _histogram_values(p, lines, grid, out):
         if cell != n:
             out[h] = 0
             continue
-        points, markers = _line_score(p, grid, lines, 0, n)
+        points, markers = _line_score(p, grid, lines, np.int64(0), n)
         out[h] = _line_value(points, markers)
     for i in range(n):
         grid[lines[0, i]] = -1

@@ -282,7 +282,7 @@ def _values_lookahead(p, geo, S, X, cand, n_cand, width):
     for q in range(m):
         a = X.order[q]
         cell = cand[a]
-        _apply(p, geo, S, 0, cell)
+        _apply(p, geo, S, np.int64(0), cell)  # int64, not a literal: one compile
         full = _done(p, S)
         n_next = _candidates(geo, S, next_cand)
         if not full:
@@ -290,7 +290,7 @@ def _values_lookahead(p, geo, S, X, cand, n_cand, width):
                 li = geo.cell_lines[cell, r]
                 if li >= 0 and li < nl:
                     _line_ahead(p, geo, S, X, li, filled, C[0, r], C[1, r], n_pool)
-        _undo_apply(p, geo, S, 0, cell, card)
+        _undo_apply(p, geo, S, np.int64(0), cell, card)
         if full:
             value = X.values[a, 0]
         else:
