@@ -27,15 +27,27 @@ from .group import cli
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write every found game (deck and moves) as JSON Lines, simulate --log's "
                    "format, to this file.")
+@click.option("--warm", "warm_logs", type=click.Path(dir_okay=False), multiple=True,
+              help="A simulate/compare --log of the same seed: each deal's best game in it "
+                   "starts the search too, so found is never below it (repeatable).")
+@click.option("--warm-player", default="best", show_default=True, metavar="SPEC",
+              help="The player whose own game on each deal starts the search (played as "
+                   "simulate plays it).")
+@click.option("--no-warm", is_flag=True,
+              help="No warm-start player: the search alone (and any --warm log).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def hindsight(levels, games, seed, jobs, width, out, log, as_json, progress):
+def hindsight(levels, games, seed, jobs, width, out, log, warm_logs, warm_player, no_warm,
+              as_json, progress):
     """The best result found by a player who knows the whole deck order in advance.
 
     For game i of the seed (the same deck simulate and compare deal) a beam search over the
-    real rules (draw order, adjacency, setup, discards, hand of five) finds a legal game; its
-    result is a floor of what perfect foresight reaches on that deal. Where a proven upper
+    real rules (draw order, adjacency, setup, discards, hand of five) finds a legal game;
+    found is the better of it and the warm game (by default best's own game on the deal,
+    --warm-player; and any --warm log's), so it is a floor of what perfect foresight reaches
+    on that deal and never below the warm game. The search alone and the warm games are
+    reported apart. Where a proven upper
     bound is known (from relaxations that drop the order and adjacency rules) it is reported
     too; it is never a heuristic figure.
 
@@ -45,20 +57,29 @@ def hindsight(levels, games, seed, jobs, width, out, log, as_json, progress):
 
     \b
     --json prints one object per level: found mean, p_bronze/p_silver/p_gold (+ _lo/_hi),
-    bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
+    search_mean, search_p_gold, warm, warm_mean, warm_p_gold, search_at_least_warm,
+    found_by_warm, bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
+    deals.csv: level, game, found, found_by, search, warm, bound, bound_proven, optimal.
 
     \b
     Examples:
       numberup hindsight --level 14 --games 100
+      numberup hindsight --level 19 --games 200 --warm runs/compare.jsonl
       numberup hindsight --level all --games 500 --seed 2026 --out runs/hindsight
     """
     from numberup.analysis.hindsight import report_lines, run_levels
+    from numberup.analysis.warm import read_log
+    from numberup.players.registry import parse_player
 
+    warm = [] if no_warm else [parse_player(warm_player).spec]
+    for path in warm_logs:  # read and checked before anything is written
+        warm.append(read_log(path, levels, seed))
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
     with progress_bar(progress) as bar:
-        runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar)
+        runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar,
+                                       warm=warm or None)
     if interrupted:
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]

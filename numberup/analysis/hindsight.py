@@ -3,12 +3,16 @@
 For game ``i`` of master seed ``S`` (exactly the deck that ``simulate`` and ``compare`` deal),
 :func:`solve` runs a beam search over the real engine (:mod:`numberup.analysis.foresight`) and returns the
 best legal game it found, with a proven upper bound where one is known (:mod:`numberup.analysis.bounds`).
-The found result is a lower bound of the foresight optimum, the bound an upper one: a deal whose
-found result reaches Gold is one where Gold was reachable; a deal whose bound is below Gold is
-one where no player could have reached it.
+Given a warm game (a game some player played on the deal: :mod:`numberup.analysis.warm`; by
+default :func:`run_level` plays ``best``'s), the found game is the better of the search's and
+the warm one (``found_by``), so found is never below the warm game; the search's own result is
+kept apart (``search``). The found result is a lower bound of the foresight optimum, the bound
+an upper one: a deal whose found result reaches Gold is one where Gold was reachable; a deal
+whose bound is below Gold is one where no player could have reached it; found = bound proves
+found optimal.
 
-Everything is deterministic: the search has no randomness, so the same seed gives the same
-found results whatever the number of threads.
+Everything is deterministic: the search has no randomness and the warm games are seeded per
+game, so the same seed gives the same found results whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -23,28 +27,20 @@ from ..game import levels as L
 from ..game.cards import deal
 from ..game.levels import Level, get_level
 from ..stats import summarize
+from .foresight import DEFAULT_WIDTH, PILOTS, default_width, search  # noqa: F401 (the API)
+from .warm import WARM_PLAYER
 
 POLICY = "hindsight"
-# States kept per generation, by (grid size, hand of five): sized so that 500 deals of all 20
-# levels take under half an hour of one core (0.05-0.3 s a deal).
-DEFAULT_WIDTH = {(5, False): 40, (6, False): 40, (5, True): 16, (6, True): 12}
-PILOTS = 3  # children finished greedily per generation, per state kept
-
-
-def default_width(level: int | Level) -> int:
-    """The beam width used unless one is asked for."""
-    lv = get_level(level)
-    return DEFAULT_WIDTH[(lv.size, lv.hand > 0)]
-
-
 @dataclass
 class Foresight:
     """One deal solved with the deck order known.
 
     ``found``: the result of the best legal game found (its ``deck`` in draw order and
-    ``moves`` (card, cell or -1) as int8 arrays); ``bound``: a proven upper bound of every
-    game on this deal, or ``None``; ``bound_proven`` says whether ``bound`` is proven (it is
-    never a heuristic figure when set)."""
+    ``moves`` (card, cell or -1) as int8 arrays), ``found_by`` which found it (``search`` or
+    ``warm``; a tie is the search's); ``search``: the search's own result, ``warm`` the warm
+    game's (``None`` without one); ``bound``: a proven upper bound of every game on this deal,
+    or ``None``; ``bound_proven`` says whether ``bound`` is proven (it is never a heuristic
+    figure when set); ``optimal``: found is proven optimal (it meets the bound)."""
 
     level: int
     game: int
@@ -55,6 +51,13 @@ class Foresight:
     deck: np.ndarray
     moves: np.ndarray
     seconds: float = 0.0
+    search: int = 0
+    warm: int | None = None
+    found_by: str = "search"
+
+    @property
+    def optimal(self) -> bool:
+        return self.bound_proven and self.bound is not None and self.found >= self.bound
 
     def record(self) -> dict:
         """The found game as an object of ``simulate --log``'s JSON Lines format."""
@@ -68,52 +71,37 @@ class Foresight:
         }
 
 
-def search(level: int | Level, deck: np.ndarray, prefix=None, width: int | None = None,
-           pilots: int | None = None):
-    """(found result, moves int8 (decisions, 2)): the beam search on ``deck`` (draw order)
-    after the decisions ``prefix`` (rows (card, cell or -1), default none); ``pilots``
-    children finished greedily per generation (default: 3 x width; 0: none)."""
-    from .foresight import ZOBRIST, _beam_search
-    from ..game.grid import geometry
-    from ..runs.loop import max_moves
-    from ..game.state import new_state
-
-    lv = get_level(level)
-    width = default_width(lv) if width is None else int(width)
-    if width < 1:
-        raise ValueError(f"the beam width must be at least 1, not {width}")
-    pre = np.zeros((0, 2), np.int8) if prefix is None else np.asarray(prefix, np.int8).reshape(-1, 2)
-    d = np.zeros(64, np.int8)
-    d[: len(deck)] = deck
-    moves = np.full((max_moves(lv), 2), -1, np.int8)
-    pilots = PILOTS * width if pilots is None else int(pilots)
-    found, n = _beam_search(L.PARAMS[lv.number], geometry(lv.size), d, len(deck), pre,
-                            len(pre), width, pilots, ZOBRIST, moves, new_state(lv.cells),
-                            new_state(lv.cells))
-    if n == 0 or found <= -(1 << 39):
-        raise ValueError("the decisions given are not a game of this deck")
-    return int(found), moves
-
-
-def solve(level: int | Level, seed: int, game: int, width: int | None = None) -> Foresight:
+def solve(level: int | Level, seed: int, game: int, width: int | None = None,
+          warm=None) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
-    order known: the best game the search finds, and the proven bound where one exists."""
+    order known: the better of the game the search finds and the ``warm`` game ((score,
+    moves) of a game played on this deal, or ``None``), and the proven bound where one
+    exists. The warm game is replayed through the engine first: it must be a whole legal
+    game of the deck with its score."""
     from .bounds import bound as level_bound
+    from .warm import checked
     from ..game.rng import game_seed
 
     lv = get_level(level)
     t0 = time.perf_counter()
     deck = deal(lv, seed, game)
     found, moves = search(lv, deck, width=width)
+    best, by, best_moves = found, "search", moves
+    if warm is not None:
+        checked(lv, deck, int(warm[0]), warm[1], f"the warm game of level {lv.number} game {game}")
+        if warm[0] > found:
+            best, by, best_moves = int(warm[0]), "warm", np.asarray(warm[1], np.int8)
     b = level_bound(lv, deck)
-    return Foresight(lv.number, int(game), game_seed(seed, game), found,
-                     None if b is None else float(b), b is not None, deck, moves,
-                     time.perf_counter() - t0)
+    return Foresight(lv.number, int(game), game_seed(seed, game), best,
+                     None if b is None else float(b), b is not None, deck, best_moves,
+                     time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by)
 
 
 @dataclass
 class LevelRun:
-    """Hindsight on games ``0 .. games-1`` of one level: each deal's found result and bound."""
+    """Hindsight on games ``first .. first+games-1`` of one level: each deal's found result,
+    the search's own, the warm game's (NaN without one) and the bound (NaN where none is
+    proven). ``warm_from``: the warm games' source (a player spec, ``--warm`` log, or ``None``)."""
 
     level: Level
     seed: int
@@ -124,33 +112,108 @@ class LevelRun:
     wall: float
     interrupted: bool = False
     solved: list = field(default_factory=list)
+    search: np.ndarray = None
+    warm: np.ndarray = None  # float, NaN where the deal had no warm game
+    warm_from: str | None = None
+    first: int = 0
 
     def summary(self) -> dict:
-        """Mean found, P(found >= medal) with Wilson intervals ("reachable on at least"), and
-        where bounds exist mean bound and P(bound >= medal) ("reachable on at most")."""
+        """Mean found, P(found >= medal) with Wilson intervals ("reachable on at least"), the
+        search alone and the warm games apart, and where bounds exist mean bound and
+        P(bound >= medal) ("reachable on at most")."""
         lv = self.level
         out = {"level": lv.number, "policy": POLICY, "seed": self.seed, "width": self.width}
         out.update(summarize(self.found, lv.medals))
+        gold = lv.medals[2]
+        n = len(self.found)
+        out["search_mean"] = float(self.search.mean()) if n else float("nan")
+        out["search_p_gold"] = float(np.mean(self.search >= gold)) if n else float("nan")
+        has = ~np.isnan(self.warm)
+        out["warm"] = self.warm_from
+        out["warm_games"] = int(has.sum())
+        if has.any():
+            w = self.warm[has]
+            out["warm_mean"] = float(w.mean())
+            out["warm_p_gold"] = float(np.mean(w >= gold))
+            out["search_at_least_warm"] = float(np.mean(self.search[has] >= w))
+            out["found_by_warm"] = float(np.mean(self.found[has] > self.search[has]))
+        else:
+            out.update(warm_mean=None, warm_p_gold=None, search_at_least_warm=None,
+                       found_by_warm=None)
         proven = ~np.isnan(self.bound)
-        out["bound_proven"] = bool(proven.all()) and len(self.bound) > 0
+        out["bound_proven"] = bool(proven.all()) and n > 0
         if out["bound_proven"]:
             ub = summarize(self.bound, lv.medals)
             out["bound_mean"] = ub["mean"]
             for m in ("bronze", "silver", "gold"):
                 out[f"bound_p_{m}"] = ub[f"p_{m}"]
                 out[f"bound_p_{m}_hi"] = ub[f"p_{m}_hi"]
-            out["bound_tight"] = float(np.mean(self.bound == self.found))
+            out["bound_tight"] = float(np.mean(self.bound <= self.found))
         else:
             out["bound_mean"] = None
-        n = len(self.found)
         out["seconds_per_deal"] = self.seconds / n if n else float("nan")
         return out
 
+    def deals(self):
+        """One row per deal: level, game, found, found_by, search, warm, bound, bound_proven,
+        optimal (a pandas DataFrame)."""
+        import pandas as pd
+
+        proven = ~np.isnan(self.bound)
+        return pd.DataFrame({
+            "level": self.level.number, "game": self.first + np.arange(len(self.found)),
+            "found": self.found,
+            "found_by": np.where(self.found > self.search, "warm", "search"),
+            "search": self.search,
+            "warm": pd.array([None if np.isnan(w) else int(w) for w in self.warm], dtype="Int64"),
+            "bound": self.bound, "bound_proven": proven,
+            "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf))})
+
+
+def warm_games(lv: Level, seed: int, first: int, games: int, warm, jobs: int = 1) -> dict:
+    """{game: (score, moves)} of the best warm game of each of ``lv``'s deals ``first ..
+    first+games-1`` among the sources ``warm``: each a player spec (its games,
+    :func:`numberup.analysis.warm.player_games`) or a ``{(level, game): (score, moves)}`` of
+    a log (:func:`numberup.analysis.warm.read_log`); one source alone, or ``None`` (none)."""
+    from .warm import player_games
+
+    out: dict = {}
+    if warm is None:
+        return out
+    for source in ([warm] if isinstance(warm, (str, dict)) else warm):
+        if isinstance(source, str):
+            got = player_games(lv, seed, first, games, source, jobs)
+        else:
+            got = {g: source[(lv.number, g)] for g in range(first, first + games)
+                   if (lv.number, g) in source}
+        for g, sm in got.items():
+            if g not in out or sm[0] > out[g][0]:
+                out[g] = sm
+    return out
+
+
+def describe_warm(warm, level: int) -> str | None:
+    """The warm sources on ``level`` in words: player specs (``best = <its setting>``) and
+    ``--warm log`` (``None``: none)."""
+    from ..players.registry import at_level, parse_player
+
+    def name(spec):
+        plays = at_level(parse_player(spec), level).spec
+        return spec if plays == spec else f"{spec} = {plays}"
+
+    if warm is None:
+        return None
+    parts = [name(s) if isinstance(s, str) else "--warm log"
+             for s in ([warm] if isinstance(warm, (str, dict)) else warm)]
+    return " + ".join(parts) or None
+
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
-              on_game=None, keep: bool = False, first: int = 0) -> LevelRun:
+              on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
+              warm_from: str | None = None) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
-    GIL). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
+    GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
+    of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
     keeps every :class:`Foresight` in ``LevelRun.solved``. Ctrl-C stops after the deals in
     flight and returns the deals done so far (``interrupted``)."""
     from ..runs.simulate import set_jobs
@@ -159,6 +222,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     jobs = set_jobs(jobs)
     width = default_width(lv) if width is None else int(width)
     found = np.zeros(games, np.int64)
+    search_found = np.zeros(games, np.int64)
+    warm_score = np.full(games, np.nan)
     bound = np.full(games, np.nan)
     t0 = time.perf_counter()
     busy = 0.0
@@ -166,13 +231,18 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     solved = []
     interrupted = False
     chunk = max(1, 4 * jobs)
+    if warm_from is None:
+        warm_from = describe_warm(warm, lv.number)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
+            given = warm_games(lv, seed, first, games, warm, jobs)
             for lo in range(0, games, chunk):
                 ids = range(first + lo, first + min(games, lo + chunk))
-                for f in pool.map(lambda i: solve(lv, seed, i, width), ids):
-                    found[f.game - first] = f.found
-                    bound[f.game - first] = np.nan if f.bound is None else f.bound
+                for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i)), ids):
+                    k = f.game - first
+                    found[k], search_found[k] = f.found, f.search
+                    warm_score[k] = np.nan if f.warm is None else f.warm
+                    bound[k] = np.nan if f.bound is None else f.bound
                     busy += f.seconds
                     done += 1
                     if keep:
@@ -182,11 +252,12 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
         except KeyboardInterrupt:
             interrupted = True
     return LevelRun(lv, seed, width, found[:done], bound[:done], busy,
-                    time.perf_counter() - t0, interrupted, solved)
+                    time.perf_counter() - t0, interrupted, solved, search_found[:done],
+                    warm_score[:done], warm_from if given else None, first)
 
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
-               log=None, bar=None) -> tuple[list[LevelRun], bool]:
+               log=None, bar=None, warm=WARM_PLAYER, warm_from=None) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -211,7 +282,7 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
                 if bar is not None:
                     bar.advance(task, 1)
 
-            r = run_level(lv, seed, games, jobs, width, on_game)
+            r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from)
             runs.append(r)
             if f is not None:
                 f.flush()
@@ -227,7 +298,7 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
 
 
 def write_tables(runs: list[LevelRun], out) -> None:
-    """``summary.csv`` (one row per level) and ``deals.csv`` (level, game, found, bound)."""
+    """``summary.csv`` (one row per level) and ``deals.csv`` (:meth:`LevelRun.deals`)."""
     import pandas as pd
     from pathlib import Path
 
@@ -236,10 +307,8 @@ def write_tables(runs: list[LevelRun], out) -> None:
     out = Path(out)
     with atomic_write(out / "summary.csv") as fh:
         pd.DataFrame([r.summary() for r in runs]).to_csv(fh, index=False, float_format="%.6g")
-    deals = pd.concat([pd.DataFrame({"level": r.level.number, "game": np.arange(len(r.found)),
-                                     "found": r.found, "bound": r.bound}) for r in runs])
     with atomic_write(out / "deals.csv") as fh:
-        deals.to_csv(fh, index=False)
+        pd.concat([r.deals() for r in runs]).to_csv(fh, index=False)
 
 
 def report_lines(rows: list[dict], seed: int) -> list[str]:
@@ -254,6 +323,11 @@ def report_lines(rows: list[dict], seed: int) -> list[str]:
             f"{r['seconds_per_deal']:.3f} s a deal")
         out.append(f"    with foresight, gold ({lv.medals[2]}) is reachable on at least "
                    f"{pct(r['p_gold'])} of deals (95% CI {pct(r['p_gold_lo'])}-{pct(r['p_gold_hi'])})")
+        if r.get("warm_games"):
+            out.append(f"    search alone: mean {r['search_mean']:.1f}, gold {pct(r['search_p_gold'])}; "
+                       f"warm games ({r['warm']}): mean {r['warm_mean']:.1f}, gold "
+                       f"{pct(r['warm_p_gold'])}; search >= warm on {pct(r['search_at_least_warm'])}"
+                       f" of deals, warm kept on {pct(r['found_by_warm'])}")
         if r["bound_proven"]:
             out.append(f"    proven bound: mean {r['bound_mean']:.1f} (found/bound "
                        f"{r['mean'] / r['bound_mean']:.2f}); gold reachable on at most "
