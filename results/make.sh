@@ -119,16 +119,19 @@ open("results/medal-odds.md", "w").write(head + "\n".join(out) + "\n")
 PY
 
 # 8. hindsight: the best game found with the deck order known, on the first 500 decks of
-#    every level (about 25 minutes of one core), beside the best player on the same decks
+#    every level (about 25 minutes of one core), each deal warm-started by best's own game on
+#    it (the search alone is kept apart), beside the players on the same decks and the
+#    strongest measured setting of each level (results/best.csv)
 numberup hindsight --level all --games 500 --seed $SEED --jobs 1 --out $RUNS/hindsight \
     --no-progress --json > $RUNS/hindsight.json
 python - <<'PY'
 import pandas as pd
 from numberup.reports.hindsight import gold_plot, level_table
-games = pd.concat([pd.read_parquet(f"results/runs/{d}/games.parquet") for d in ("baseline", "rollout", "objective", "objective-rollout")])
+games = pd.concat([pd.read_parquet(f"results/runs/{d}/games.parquet") for d in ("baseline", "rollout", "objective", "objective-rollout", "learned")])
 table = level_table(pd.read_csv("results/runs/hindsight/deals.csv"), games,
                     players=["expectimax", "rollout:n=200", "expectimax:objective=gold",
-                             "rollout:n=200,objective=gold"])
+                             "rollout:n=200,objective=gold", "learned"],
+                    strongest=pd.read_csv("results/best.csv"))
 table.to_csv("results/hindsight.csv", index=False, float_format="%.6g")
 gold_plot(table).save("results/hindsight-gold.png")
 PY

@@ -14,7 +14,7 @@ from ..game.levels import LEVELS
 from ..stats import wilson
 
 
-def level_table(hindsight_deals, player_games, players=None):
+def level_table(hindsight_deals, player_games, players=None, strongest=None):
     """One row per level (pandas DataFrame).
 
     Parameters
@@ -25,6 +25,10 @@ def level_table(hindsight_deals, player_games, players=None):
         ``games.parquet`` rows of ``compare`` runs on the same seed: level, policy, game, score.
     players : list of str, optional
         The players to consider (default: all that played every deal hindsight solved).
+    strongest : DataFrame, optional
+        ``results/best.csv`` (every measured setting per level on decks of the same seed): the
+        strongest one's ``strongest`` spec, ``strongest_p_gold`` (with ``_lo``/``_hi``),
+        ``strongest_games`` and ``strongest_seconds`` (one core, a game).
 
     Columns: level, gold, deals; ``best``: the player with the best mean on these deals, its
     ``player_mean``, ``share`` (its mean over the found mean), ``below`` / ``above`` (share of
@@ -35,7 +39,9 @@ def level_table(hindsight_deals, player_games, players=None):
     most") and ``p_gold_if_reachable`` (its P(gold) on the deals where foresight found gold);
     ``warm_mean`` and ``p_gold_warm``: the same floor with the players' games as a warm start
     (per deal the best of the search's game and every player's game, all legal games of the
-    deal).
+    deal). Where ``deals.csv`` has the search's own result (``search``): ``search_mean``,
+    ``p_gold_search`` and ``search_below`` (deals where the search alone ends below the best
+    player's game).
     """
     import pandas as pd
 
@@ -78,6 +84,18 @@ def level_table(hindsight_deals, player_games, players=None):
         row["p_gold_bound"] = np.nan if np.isnan(bound).any() else float((bound >= gold).mean())
         k, m = int((gscore[reach] >= gold).sum()), int(reach.sum())
         row["p_gold_if_reachable"] = k / m if m else np.nan
+        if "search" in hd:
+            alone = hd.search.to_numpy()
+            row.update(search_mean=alone.mean(), p_gold_search=float((alone >= gold).mean()),
+                       search_below=float((alone < score).mean()))
+        if strongest is not None:
+            mine = strongest[strongest.level == lv.number]
+            if len(mine):
+                top = mine.sort_values(["p_gold", "mean"], ascending=False).iloc[0]
+                row.update(strongest=top.spec, strongest_p_gold=top.p_gold,
+                           strongest_p_gold_lo=top.p_gold_lo, strongest_p_gold_hi=top.p_gold_hi,
+                           strongest_games=int(top.games),
+                           strongest_seconds=top.seconds_per_game)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -91,19 +109,30 @@ def gold_plot(table):
     fig, axes = figure(10, 4.2)
     ax = axes[0, 0]
     x = np.arange(len(table))
-    for k, (name, label) in enumerate((("player", "best player for gold"),
-                                       ("found", "foresight (search: a floor)"))):
+    bars = [("player", "best player for gold on these deals"),
+            ("found", "foresight found (a floor)")]
+    three = "p_gold_bound" in table
+    width = 0.27 if three else 0.38
+    offsets = (-width, 0.0) if three else (-width / 2, width / 2)
+    for k, (name, label) in enumerate(bars):
         p = table[f"p_gold_{name}"].to_numpy()
         err = np.vstack([p - table[f"p_gold_{name}_lo"], table[f"p_gold_{name}_hi"] - p])
-        ax.bar(x + (k - 0.5) * 0.38, p, 0.38, yerr=err, capsize=2, color=PALETTE[k],
-               label=label, edgecolor="black", linewidth=0.4)
+        ax.bar(x + offsets[k], p, width, yerr=err,
+               capsize=2, color=PALETTE[k], label=label, edgecolor="black", linewidth=0.4)
+    if three:  # the proven bound's "at most"
+        ax.bar(x + width, table.p_gold_bound.to_numpy(), width, color="white",
+               edgecolor=PALETTE[2], hatch="//", linewidth=0.8, label="proven bound (at most)")
+    if "strongest_p_gold" in table:
+        ax.scatter(x, table.strongest_p_gold, marker="_", s=220, color="black", zorder=3,
+                   label="strongest measured setting (its own decks of the seed)")
     ax.set_xticks(x, [str(v) for v in table.level])
     ax.set_xlabel("level")
     ax.set_ylabel("P(gold)")
     percent_axis(ax.yaxis)
     ax.set_ylim(0, 1.05)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-    ax.set_title(f"P(gold) per level: the best player against foresight "
+    ax.set_title(f"P(gold) per level: players, foresight and its proven bound "
                  f"({int(table.deals.min())} deals per level, 95% intervals)", loc="left")
-    data = table[["level", "best_gold", "p_gold_player", "p_gold_found"]].copy()
+    data = table[[c for c in ("level", "best_gold", "p_gold_player", "p_gold_found",
+                              "p_gold_bound", "strongest", "strongest_p_gold") if c in table]].copy()
     return Plot("hindsight-gold", fig, data, {"deals": int(table.deals.min())})
