@@ -72,12 +72,15 @@ class Foresight:
 
 
 def solve(level: int | Level, seed: int, game: int, width: int | None = None,
-          warm=None) -> Foresight:
+          warm=None, lp_passes: int = 0) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
     order known: the better of the game the search finds and the ``warm`` game ((score,
     moves) of a game played on this deal, or ``None``), and the proven bound where one
     exists. The warm game is replayed through the engine first: it must be a whole legal
-    game of the deck with its score."""
+    game of the deck with its score. ``lp_passes`` > 0: the bound is also at most the
+    rows-and-columns LP bound after that many column-generation passes
+    (:func:`numberup.analysis.partition.partition_bound`; a pass limit, not a time limit, so
+    the bound is the same on any machine)."""
     from .bounds import bound as level_bound
     from .warm import checked
     from ..game.rng import game_seed
@@ -92,6 +95,11 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
         if warm[0] > found:
             best, by, best_moves = int(warm[0]), "warm", np.asarray(warm[1], np.int8)
     b = level_bound(lv, deck)
+    if lp_passes > 0:
+        from .partition import partition_bound
+
+        lp = partition_bound(lv, deck, seconds=float("inf"), max_passes=int(lp_passes))
+        b = b if lp is None else min(b, lp)
     return Foresight(lv.number, int(game), game_seed(seed, game), best,
                      None if b is None else float(b), b is not None, deck, best_moves,
                      time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by)
@@ -210,7 +218,7 @@ def describe_warm(warm, level: int) -> str | None:
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
               on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
-              warm_from: str | None = None) -> LevelRun:
+              warm_from: str | None = None, lp_passes: int = 0) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
     of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
@@ -238,7 +246,7 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
             given = warm_games(lv, seed, first, games, warm, jobs)
             for lo in range(0, games, chunk):
                 ids = range(first + lo, first + min(games, lo + chunk))
-                for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i)), ids):
+                for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes), ids):
                     k = f.game - first
                     found[k], search_found[k] = f.found, f.search
                     warm_score[k] = np.nan if f.warm is None else f.warm
@@ -257,7 +265,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
 
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
-               log=None, bar=None, warm=WARM_PLAYER, warm_from=None) -> tuple[list[LevelRun], bool]:
+               log=None, bar=None, warm=WARM_PLAYER, warm_from=None,
+               lp_passes: int = 0) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -282,7 +291,8 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
                 if bar is not None:
                     bar.advance(task, 1)
 
-            r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from)
+            r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from,
+                          lp_passes=lp_passes)
             runs.append(r)
             if f is not None:
                 f.flush()

@@ -29,3 +29,20 @@ def test_command_json_log_and_out(tmp_path):
     assert (tmp_path / "o" / "summary.csv").exists() and (tmp_path / "o" / "deals.csv").exists()
     text = invoke(["hindsight", "--level", "7", "--games", "2", "--width", "4", "--jobs", "1"])
     assert "reachable on at least" in text
+
+
+def test_the_lp_bound_tightens_the_proven_bound(tmp_path):
+    """--lp-passes bounds each deal by the rows-and-columns LP too: never below the game found,
+    never above the cheap bounds, on level 16 much below them; a pass limit, so the same
+    bound whatever --jobs."""
+    import pandas as pd
+
+    args = ["hindsight", "--level", "16", "--games", "2", "--seed", "2026", "--no-warm",
+            "--width", "4"]
+    invoke(args + ["--out", str(tmp_path / "cheap")])
+    invoke(args + ["--lp-passes", "40", "--jobs", "1", "--out", str(tmp_path / "lp1")])
+    invoke(args + ["--lp-passes", "40", "--jobs", "2", "--out", str(tmp_path / "lp2")])
+    cheap, lp1, lp2 = (pd.read_csv(tmp_path / d / "deals.csv") for d in ("cheap", "lp1", "lp2"))
+    assert lp1.bound.tolist() == lp2.bound.tolist()
+    assert (lp1.bound >= lp1.found).all() and (lp1.bound <= cheap.bound).all()
+    assert (lp1.bound < 0.6 * cheap.bound).all()
