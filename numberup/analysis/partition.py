@@ -1,30 +1,34 @@
 """A proven bound on one deal from a linear programme over line patterns (column generation).
 
 Relaxation. The rows of a full grid split its ``n * n`` cards into ``n`` groups of ``n``, and
-so do the columns. Drop the cells, the adjacency, the draw order, and that a row and a column
-share exactly one card; score every line by the order-free rule
+so do the columns; two cards share at most one line (a row and a column meet in one cell).
+Drop the cells, the adjacency, the draw order, and that a row and a column share exactly one
+card; score every line by the order-free rule
 (:func:`numberup.analysis.bounds.relaxed_params`). What is left: choose a set of ``n * n``
-cards of the deal's pool and two partitions of it (rows, columns) into lines of ``n`` cards.
+cards of the deal's pool and two partitions of it (rows, columns) into lines of ``n`` cards,
+no two cards together in a row and in a column.
 
-LP. With a variable ``x_P`` per ``n``-card pattern ``P`` used as a row and ``y_Q`` per
-pattern used as a column, linked by "the same placed set", the LP collapses: for any feasible
-``(x, y)`` the pair ``((x + y) / 2, (x + y) / 2)`` is feasible with the same objective. So the
-LP's value is exactly twice the row LP
+LP. A variable ``x_P`` per ``n``-card pattern ``P`` used as a row and ``y_Q`` per pattern
+used as a column:
 
-    max  sum_P v(P) x_P   s.t.  sum_P x_P = n,  sum_{P ni c} x_P <= 1 (= 1 where card c must
-                                be placed: the setup cards, and every card when the pool is
-                                exactly the placed set),  x >= 0,
+    max  sum v(P) x_P + sum v(Q) y_Q
+    s.t. sum x = n,  sum y = n,
+         per card c: sum_{P ni c} x_P = sum_{Q ni c} y_Q <= 1 (= 1 where c must be placed:
+         the setup cards, and every card when the pool is exactly the placed set),
+         per pair of cards {c, d}: sum_{P ni c, d} x_P + sum_{Q ni c, d} y_Q <= 1,  x, y >= 0.
 
-which is what is solved here. Its optimum is at least the best relaxed split, hence at least
-every legal game on the deal.
+Without the pair rows the LP would collapse to twice the row LP (``((x + y) / 2, (x + y) /
+2)`` is feasible with the same objective); they are what rows and columns sharing cards adds.
+Its optimum is at least the best relaxed split, hence at least every legal game on the deal.
 
 Column generation. The restricted master is solved by HiGHS; new patterns are priced by an
 exact depth-first enumeration of the ``n``-subsets of the pool (cards sorted by dual price,
-branches cut when even the largest line value cannot beat the patterns kept). Whatever the
-duals ``pi`` (``>= 0`` on the ``<=`` rows), every feasible ``x`` has
-``v.x <= sum(pi) + n * max_P (v(P) - pi(P))``: a proven bound at every pass, so stopping
-early (time or pass limit) is safe. The best such bound, doubled and floored (scores are
-integers; multiples of 10 on checkmarker levels), is returned.
+a pattern's pair duals added, branches cut when even the largest line value cannot beat the
+patterns kept). Whatever the duals (of the right signs), the Lagrangian bound (the duals'
+value plus ``n`` times the best reduced cost of a row pattern and of a column pattern) bounds
+every feasible point: a proven bound at every pass, so stopping early (time or pass limit) is
+safe. The best such bound, floored (scores are integers; multiples of 10 on checkmarker
+levels), is returned.
 
 Aggregations: sum of line values (line value), 10 x checkmarkers (line value ``10 x max(0,
 markers)``), 10 x lowest line value (``min <= m`` is refuted when the row LP with values
