@@ -186,9 +186,7 @@ def warm_games(lv: Level, seed: int, first: int, games: int, warm, jobs: int = 1
     from .warm import player_games
 
     out: dict = {}
-    if warm is None:
-        return out
-    for source in ([warm] if isinstance(warm, (str, dict)) else warm):
+    for source in _sources(warm):
         if isinstance(source, str):
             got = player_games(lv, seed, first, games, source, jobs)
         else:
@@ -209,11 +207,16 @@ def describe_warm(warm, level: int) -> str | None:
         plays = at_level(parse_player(spec), level).spec
         return spec if plays == spec else f"{spec} = {plays}"
 
-    if warm is None:
-        return None
-    parts = [name(s) if isinstance(s, str) else "--warm log"
-             for s in ([warm] if isinstance(warm, (str, dict)) else warm)]
+    parts = [name(s) if isinstance(s, str) else "--warm log" for s in _sources(warm)]
     return " + ".join(parts) or None
+
+
+def _sources(warm) -> list:
+    """The warm sources as a list: one source (a spec or a log's games) alone, several, or
+    ``None`` (none)."""
+    if warm is None:
+        return []
+    return [warm] if isinstance(warm, (str, dict)) else list(warm)
 
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,

@@ -116,7 +116,8 @@ def read_log(path, levels, seed: int) -> dict[tuple[int, int], tuple[int, np.nda
             if game < 0 or rec_seed != game_seed(seed, game):
                 raise InputError(f"{where}: game {game} is not a game of seed {seed} (its seed "
                                  f"is {rec_seed}): give the seed the log was played with")
-            if [code.get(t, -1) for t in deck_text] != deal(lv, seed, game).tolist():
+            deck = deal(lv, seed, game)
+            if [code.get(t, -1) for t in deck_text] != deck.tolist():
                 raise InputError(f"{where}: the deck is not the deck of level {level} game "
                                  f"{game} of seed {seed}")
             moves = np.full((max_moves(lv), 2), -1, np.int8)
@@ -133,7 +134,7 @@ def read_log(path, levels, seed: int) -> dict[tuple[int, int], tuple[int, np.nda
                 raise InputError(f"{where}: move {k + 1} is not a card on a cell of the "
                                  f"grid or a discard") from None
             try:
-                checked(lv, deal(lv, seed, game), score, moves, "")
+                checked(lv, deck, score, moves, "")
             except RuntimeError:
                 raise InputError(f"{where}: the moves are not a whole legal game of its deck "
                                  f"with score {score}") from None

@@ -129,6 +129,14 @@ def _child(p, X, v, out, objective):
         out[4] = v
 
 
+@kernel(inline="always")
+def _depth0_looks(p):
+    """Whether depth 0 looks at the next card on this level: where that is cheap, the
+    value-count rules (levels 6-10), and never with a hand. Elsewhere depth 0 plays depth 1's
+    games (:func:`numberup.players.learned._on_level` relies on it)."""
+    return p[L.P_HAND] == 0 and _family(p) == VALUES
+
+
 @kernel
 def _lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
                depth, width, k, exact):
@@ -140,9 +148,9 @@ def _lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, be
     choice."""
     if p[L.P_HAND] > 0 or width <= 1:
         return best_slot, best_cell
-    values = _family(p) == VALUES
-    if depth == 0 and not values:  # depth 0: look only where it is cheap
+    if depth == 0 and not _depth0_looks(p):  # depth 0: look only where it is cheap
         return best_slot, best_cell
+    values = _family(p) == VALUES
     if values and exact and objective == 0 and p[L.P_AGG] == L.AGG_SUM:
         return _values_lookahead(p, geo, S, X, cand, n_cand, width)
     return _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact)

@@ -18,11 +18,11 @@ import numpy as np
 from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import specialize
 from ..evaluation.completions import _estimate_lines
-from ..evaluation.exact import VALUES, family
 from ..game import levels as L
 from ..learned.features import _take, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
-from ..learned.lookahead import MAX_WIDTH, _lookahead, _no_lookahead, _take_back, _try_card
+from ..learned.lookahead import (MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
+                                 _take_back, _try_card)
 from ..game.rng import _next
 from ..evaluation.sampled import MAX_K, _better, _copy_value, _fill_pool, _objective
 from ..game.state import I_FILLED, I_HAND
@@ -136,7 +136,7 @@ def _on_level(params, level: int):
     levels 6-10, or a hand) plays depth 1's games: the parameters with depth 1, whose kernel
     has no look-ahead to compile."""
     at = _OWN["_DEPTH_AT"]
-    if params[at] != 0 or (family(level) == VALUES and L.PARAMS[level][L.P_HAND] == 0):
+    if params[at] != 0 or _depth0_looks(L.PARAMS[level]):
         return params
     out = params.copy()
     out[at] = 1
