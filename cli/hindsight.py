@@ -21,6 +21,12 @@ from .group import cli
 @click.option("--width", "-w", type=click.IntRange(1, 10_000), default=None,
               help="States the beam search keeps per card; three times as many children are "
                    "finished greedily to rank them [default: 40; 16 on 5x5 and 12 on 6x6 with a hand of five].")
+@click.option("--pilot", default="best", show_default=True, metavar="SPEC",
+              help="The player whose playouts run the nested Monte Carlo search beside the "
+                   "beam (best: its setting of the level); the search is the better of the two.")
+@click.option("--pilot-width", type=click.IntRange(1, 1_000), default=4, show_default=True,
+              help="Actions the nested search finishes with the pilot at each decision.")
+@click.option("--no-pilot", is_flag=True, help="The beam search alone, no nested search.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="Directory for summary.csv (one row per level) and deals.csv (one row per "
                    "deal: game, seed, found, bound).")
@@ -43,12 +49,14 @@ from .group import cli
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def hindsight(levels, games, seed, jobs, width, out, log, warm_logs, warm_player, no_warm,
+def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, out, log, warm_logs, warm_player, no_warm,
               lp_passes, as_json, progress):
     """The best result found by a player who knows the whole deck order in advance.
 
-    For game i of the seed (the same deck simulate and compare deal) a beam search over the
-    real rules (draw order, adjacency, setup, discards, hand of five) finds a legal game;
+    For game i of the seed (the same deck simulate and compare deal) a beam search and a
+    nested Monte Carlo search with a strong player's playouts (--pilot), both over the real
+    rules (draw order, adjacency, setup, discards, hand of five), find legal games; the
+    search's result is the better of the two;
     found is the better of it and the warm game (by default best's own game on the deal,
     --warm-player; and any --warm log's), so it is a floor of what perfect foresight reaches
     on that deal and never below the warm game. The search alone and the warm games are
@@ -77,6 +85,7 @@ def hindsight(levels, games, seed, jobs, width, out, log, warm_logs, warm_player
     from numberup.players.registry import parse_player
 
     warm = [] if no_warm else [parse_player(warm_player).spec]
+    pilot = None if no_pilot else parse_player(pilot).spec
     for path in warm_logs:  # read and checked before anything is written
         warm.append(read_log(path, levels, seed))
     if lp_passes:
@@ -88,7 +97,8 @@ def hindsight(levels, games, seed, jobs, width, out, log, warm_logs, warm_player
         progress = sys.stderr.isatty()
     with progress_bar(progress) as bar:
         runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar,
-                                       warm=warm or None, lp_passes=lp_passes)
+                                       warm=warm or None, lp_passes=lp_passes, pilot=pilot,
+                                       pilot_width=pilot_width)
     if interrupted:
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]

@@ -1,8 +1,9 @@
 """Hindsight: the best result found by a player who knows the whole deck order.
 
 For game ``i`` of master seed ``S`` (exactly the deck that ``simulate`` and ``compare`` deal),
-:func:`solve` runs a beam search over the real engine (:mod:`numberup.analysis.foresight`) and returns the
-best legal game it found, with a proven upper bound where one is known (:mod:`numberup.analysis.bounds`).
+:func:`solve` runs a beam search over the real engine (:mod:`numberup.analysis.foresight`) and a
+nested Monte Carlo search whose playouts are a strong player's (:mod:`numberup.analysis.pilot`;
+by default ``best``'s setting of the level), and returns the best legal game they found, with a proven upper bound where one is known (:mod:`numberup.analysis.bounds`).
 Given a warm game (a game some player played on the deal: :mod:`numberup.analysis.warm`; by
 default :func:`run_level` plays ``best``'s), the found game is the better of the search's and
 the warm one (``found_by``), so found is never below the warm game; the search's own result is
@@ -11,8 +12,8 @@ an upper one: a deal whose found result reaches Gold is one where Gold was reach
 whose bound is below Gold is one where no player could have reached it; found = bound proves
 found optimal.
 
-Everything is deterministic: the search has no randomness and the warm games are seeded per
-game, so the same seed gives the same found results whatever the number of threads.
+Everything is deterministic: the beam has no randomness, the nested search's pilot and the
+warm games are seeded per game, so the same seed gives the same found results whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..game.cards import deal
 from ..game.levels import Level, get_level
 from ..stats import summarize
 from .foresight import DEFAULT_WIDTH, PILOTS, default_width, search  # noqa: F401 (the API)
+from .pilot import DEFAULT_WIDTH as PILOT_WIDTH, PILOT, pilot_search
 from .warm import WARM_PLAYER
 
 POLICY = "hindsight"
@@ -54,6 +56,8 @@ class Foresight:
     search: int = 0
     warm: int | None = None
     found_by: str = "search"
+    beam: int = 0  # the beam search's own result
+    pilot: int | None = None  # the nested Monte Carlo search's (None: not run)
 
     @property
     def optimal(self) -> bool:
@@ -72,7 +76,8 @@ class Foresight:
 
 
 def solve(level: int | Level, seed: int, game: int, width: int | None = None,
-          warm=None, lp_passes: int = 0) -> Foresight:
+          warm=None, lp_passes: int = 0, pilot: str | None = PILOT,
+          pilot_width: int = PILOT_WIDTH) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
     order known: the better of the game the search finds and the ``warm`` game ((score,
     moves) of a game played on this deal, or ``None``), and the proven bound where one
@@ -80,7 +85,10 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     game of the deck with its score. ``lp_passes`` > 0: the bound is also at most the
     rows-and-columns LP bound after that many column-generation passes
     (:func:`numberup.analysis.partition.partition_bound`; a pass limit, not a time limit, so
-    the bound is the same on any machine)."""
+    the bound is the same on any machine). ``pilot``: a player spec whose playouts also run
+    the nested Monte Carlo search (:mod:`numberup.analysis.pilot`, ``pilot_width`` actions a
+    decision, seeded by the game's seed); the search's result is the better of the beam's and
+    that one (``None``: the beam alone)."""
     from .bounds import bound as level_bound
     from .warm import checked
     from ..game.rng import game_seed
@@ -89,6 +97,11 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     t0 = time.perf_counter()
     deck = deal(lv, seed, game)
     found, moves = search(lv, deck, width=width)
+    beam, piloted = found, None
+    if pilot is not None:
+        piloted, p_moves = pilot_search(lv, deck, game_seed(seed, game), pilot, pilot_width)
+        if piloted > found:
+            found, moves = piloted, p_moves
     best, by, best_moves = found, "search", moves
     if warm is not None:
         checked(lv, deck, int(warm[0]), warm[1], f"the warm game of level {lv.number} game {game}")
@@ -102,7 +115,8 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
         b = b if lp is None else min(b, lp)
     return Foresight(lv.number, int(game), game_seed(seed, game), best,
                      None if b is None else float(b), b is not None, deck, best_moves,
-                     time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by)
+                     time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by,
+                     beam, piloted)
 
 
 @dataclass
@@ -221,7 +235,8 @@ def _sources(warm) -> list:
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
               on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
-              warm_from: str | None = None, lp_passes: int = 0) -> LevelRun:
+              warm_from: str | None = None, lp_passes: int = 0, pilot: str | None = PILOT,
+              pilot_width: int = PILOT_WIDTH) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
     of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
@@ -249,7 +264,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
             given = warm_games(lv, seed, first, games, warm, jobs)
             for lo in range(0, games, chunk):
                 ids = range(first + lo, first + min(games, lo + chunk))
-                for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes), ids):
+                for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes,
+                                                         pilot, pilot_width), ids):
                     k = f.game - first
                     found[k], search_found[k] = f.found, f.search
                     warm_score[k] = np.nan if f.warm is None else f.warm
@@ -269,7 +285,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
                log=None, bar=None, warm=WARM_PLAYER, warm_from=None,
-               lp_passes: int = 0) -> tuple[list[LevelRun], bool]:
+               lp_passes: int = 0, pilot: str | None = PILOT,
+               pilot_width: int = PILOT_WIDTH) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -295,7 +312,7 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
                     bar.advance(task, 1)
 
             r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from,
-                          lp_passes=lp_passes)
+                          lp_passes=lp_passes, pilot=pilot, pilot_width=pilot_width)
             runs.append(r)
             if f is not None:
                 f.flush()

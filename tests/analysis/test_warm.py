@@ -20,13 +20,13 @@ def test_warm_game_is_the_players_game_on_the_same_deck_and_replays_legally(leve
 
 
 def test_found_is_the_better_of_search_and_warm_on_every_deal():
-    """A narrow beam on level 19 (a hand of five) ends below the learned player's game on some
-    deals: found is the warm game there, the search's own result is kept apart, and without a
+    """A narrow beam alone (no nested search) on level 19 (a hand of five) ends below the
+    learned player's game on some deals: found is the warm game there, the search's own result is kept apart, and without a
     warm start found is the search's (which the warm start does not change)."""
     from numberup.analysis.hindsight import run_level
 
-    warm = run_level(19, 2026, 8, jobs=1, width=1, warm="learned", keep=True)
-    alone = run_level(19, 2026, 8, jobs=1, width=1, warm=None)
+    warm = run_level(19, 2026, 8, jobs=1, width=1, warm="learned", keep=True, pilot=None)
+    alone = run_level(19, 2026, 8, jobs=1, width=1, warm=None, pilot=None)
     assert np.array_equal(warm.search, alone.search) and np.array_equal(alone.found, alone.search)
     assert np.isnan(alone.warm).all() and alone.summary()["warm_games"] == 0
     assert np.all(warm.found >= warm.warm) and np.array_equal(

@@ -1,0 +1,72 @@
+"""The nested Monte Carlo search with a player's playouts (numberup.analysis.pilot): its games
+legal with their score, never above the brute-force optimum of an endgame and equal to it where
+every action is tried and nothing is left to the pilot, the same on every repeat and thread,
+and bad input refused."""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from oracles.replay import replay
+from test_hindsight import brute_force
+
+from numberup.analysis import hindsight
+from numberup.analysis.pilot import pilot_search
+
+LEVELS = [1, 9, 14, 19, 20]  # draw-and-place, 5x5 discards, lowest line, 6x6 with a hand of five
+
+
+def _endgame(level, game, left):
+    deck = hindsight.deal(level, 11, game)
+    _, moves = hindsight.search(level, deck, width=8)
+    played = moves[moves[:, 0] >= 0]
+    return deck, played[: len(played) - left]
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[f"level-{n}" for n in LEVELS])
+def test_endgames_against_brute_force(level):
+    for game in range(2):
+        deck, prefix = _endgame(level, game, 1)
+        exact = brute_force(level, deck, [tuple(int(x) for x in m) for m in prefix])
+        # one decision left and every action tried: the search is exhaustive
+        assert pilot_search(level, deck, seed=game, width=1000, prefix=prefix)[0] == exact
+        deck, prefix = _endgame(level, game, 4)
+        exact = brute_force(level, deck, [tuple(int(x) for x in m) for m in prefix])
+        for width in (1, 3, 1000):
+            found, moves = pilot_search(level, deck, seed=game, width=width, prefix=prefix)
+            assert found <= exact
+            assert np.array_equal(moves[: len(prefix)], prefix)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[f"level-{n}" for n in LEVELS])
+def test_games_replay_with_their_score(level):
+    deck = hindsight.deal(level, 2026, 3)
+    found, moves = pilot_search(level, deck, seed=5, width=2)
+    f = hindsight.Foresight(level, 3, 0, found, None, False, deck, moves)
+    replay(json.loads(json.dumps(f.record())), level)  # legal; the score is the reference's
+
+
+def test_same_result_on_repeat_and_on_threads_and_a_seed_of_its_own():
+    deck = hindsight.deal(19, 4, 0)
+    one = pilot_search(19, deck, seed=9, width=2)
+    with ThreadPoolExecutor(2) as pool:
+        two = list(pool.map(lambda s: pilot_search(19, deck, seed=s, width=2), (9, 9)))
+    for found, moves in two:
+        assert found == one[0] and np.array_equal(moves, one[1])
+
+
+def test_solve_keeps_the_better_search_and_reports_both():
+    f = hindsight.solve(19, 2026, 2, width=4, pilot_width=2)
+    assert f.pilot is not None and f.search == max(f.beam, f.pilot)
+    g = hindsight.solve(19, 2026, 2, width=4, pilot=None)
+    assert g.pilot is None and g.search == g.beam == f.beam
+
+
+def test_bad_input_is_refused():
+    deck = hindsight.deal(1, 1, 0)
+    with pytest.raises(ValueError, match="width"):
+        pilot_search(1, deck, width=0)
+    with pytest.raises(ValueError, match="not a game of this deck"):
+        pilot_search(1, deck, prefix=[(63, 12)])  # no such card
