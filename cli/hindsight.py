@@ -49,8 +49,8 @@ from .group import cli
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, out, log, warm_logs, warm_player, no_warm,
-              lp_passes, as_json, progress):
+def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, out, log,
+              warm_logs, warm_player, no_warm, lp_passes, as_json, progress):
     """The best result found by a player who knows the whole deck order in advance.
 
     For game i of the seed (the same deck simulate and compare deal) a beam search and a

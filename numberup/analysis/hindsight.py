@@ -3,7 +3,8 @@
 For game ``i`` of master seed ``S`` (exactly the deck that ``simulate`` and ``compare`` deal),
 :func:`solve` runs a beam search over the real engine (:mod:`numberup.analysis.foresight`) and a
 nested Monte Carlo search whose playouts are a strong player's (:mod:`numberup.analysis.pilot`;
-by default ``best``'s setting of the level), and returns the best legal game they found, with a proven upper bound where one is known (:mod:`numberup.analysis.bounds`).
+by default ``best``'s setting of the level), and returns the best legal game they found, with
+a proven upper bound where one is known (:mod:`numberup.analysis.bounds`).
 Given a warm game (a game some player played on the deal: :mod:`numberup.analysis.warm`; by
 default :func:`run_level` plays ``best``'s), the found game is the better of the search's and
 the warm one (``found_by``), so found is never below the warm game; the search's own result is
@@ -13,7 +14,8 @@ whose bound is below Gold is one where no player could have reached it; found = 
 found optimal.
 
 Everything is deterministic: the beam has no randomness, the nested search's pilot and the
-warm games are seeded per game, so the same seed gives the same found results whatever the number of threads.
+warm games are seeded per game, so the same seed gives the same found results whatever the
+number of threads.
 """
 
 from __future__ import annotations

@@ -114,9 +114,7 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
         c_slot, c_cell = _PILOT_ACTION(p, geo, S, X, root_cand, n_cand, may, prm)  # noqa: F821
         for a in range(n_act):
             order[a] = a
-            if a < n_hand * n_cand:
-                keys[a] = X.values[a, 0] if _ADVISES else 0.0  # noqa: F821
-            elif a == n_hand * n_cand:
+            if a <= n_hand * n_cand:  # the placements, and the discard the pilot values
                 keys[a] = X.values[a, 0] if _ADVISES else 0.0  # noqa: F821
             else:
                 keys[a] = -1e300  # the discard of another hand card: the pilot has no value
