@@ -72,7 +72,8 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, ou
     --json prints one object per level: found mean, p_bronze/p_silver/p_gold (+ _lo/_hi),
     search_mean, search_p_gold, warm, warm_mean, warm_p_gold, search_at_least_warm,
     found_by_warm, bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
-    deals.csv: level, game, found, found_by, search, warm, bound, bound_proven, optimal.
+    deals.csv: level, game, found, found_by, search (the better of beam and pilot), beam,
+    pilot, warm, bound, bound_proven, optimal.
 
     \b
     Examples:

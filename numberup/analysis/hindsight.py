@@ -140,6 +140,8 @@ class LevelRun:
     warm: np.ndarray = None  # float, NaN where the deal had no warm game
     warm_from: str | None = None
     first: int = 0
+    beam: np.ndarray = None  # the beam's own result per deal
+    pilot: np.ndarray = None  # float: the nested search's, NaN where it did not run
 
     def summary(self) -> dict:
         """Mean found, P(found >= medal) with Wilson intervals ("reachable on at least"), the
@@ -179,8 +181,9 @@ class LevelRun:
         return out
 
     def deals(self):
-        """One row per deal: level, game, found, found_by, search, warm, bound, bound_proven,
-        optimal (a pandas DataFrame)."""
+        """One row per deal: level, game, found, found_by, search (the better of beam and
+        pilot: the beam's and the nested search's own results, pilot empty where it did not
+        run), warm, bound, bound_proven, optimal (a pandas DataFrame)."""
         import pandas as pd
 
         proven = ~np.isnan(self.bound)
@@ -188,7 +191,8 @@ class LevelRun:
             "level": self.level.number, "game": self.first + np.arange(len(self.found)),
             "found": self.found,
             "found_by": np.where(self.found > self.search, "warm", "search"),
-            "search": self.search,
+            "search": self.search, "beam": self.beam,
+            "pilot": pd.array([None if np.isnan(p) else int(p) for p in self.pilot], dtype="Int64"),
             "warm": pd.array([None if np.isnan(w) else int(w) for w in self.warm], dtype="Int64"),
             "bound": self.bound, "bound_proven": proven,
             "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf))})
@@ -251,6 +255,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     width = default_width(lv) if width is None else int(width)
     found = np.zeros(games, np.int64)
     search_found = np.zeros(games, np.int64)
+    beam = np.zeros(games, np.int64)
+    piloted = np.full(games, np.nan)
     warm_score = np.full(games, np.nan)
     bound = np.full(games, np.nan)
     t0 = time.perf_counter()
@@ -269,7 +275,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
                 for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes,
                                                          pilot, pilot_width), ids):
                     k = f.game - first
-                    found[k], search_found[k] = f.found, f.search
+                    found[k], search_found[k], beam[k] = f.found, f.search, f.beam
+                    piloted[k] = np.nan if f.pilot is None else f.pilot
                     warm_score[k] = np.nan if f.warm is None else f.warm
                     bound[k] = np.nan if f.bound is None else f.bound
                     busy += f.seconds
@@ -282,7 +289,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
             interrupted = True
     return LevelRun(lv, seed, width, found[:done], bound[:done], busy,
                     time.perf_counter() - t0, interrupted, solved, search_found[:done],
-                    warm_score[:done], warm_from if given else None, first)
+                    warm_score[:done], warm_from if given else None, first, beam[:done],
+                    piloted[:done])
 
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,

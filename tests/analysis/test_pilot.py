@@ -70,3 +70,12 @@ def test_bad_input_is_refused():
         pilot_search(1, deck, width=0)
     with pytest.raises(ValueError, match="not a game of this deck"):
         pilot_search(1, deck, prefix=[(63, 12)])  # no such card
+
+
+def test_deals_table_keeps_beam_and_pilot_apart():
+    run = hindsight.run_level(4, 2026, 3, jobs=1, width=4, pilot_width=2)
+    deals = run.deals()
+    assert (deals["search"] == np.maximum(deals["beam"], deals["pilot"].astype(int))).all()
+    alone = hindsight.run_level(4, 2026, 3, jobs=1, width=4, pilot=None).deals()
+    assert alone["pilot"].isna().all() and (alone["search"] == alone["beam"]).all()
+    assert (alone["beam"] == deals["beam"]).all()
