@@ -27,7 +27,8 @@ from numba import njit
 
 from ..game import levels as L
 from ..game.levels import Level, get_level
-from ..game.engine import _apply, _begin_turn, _candidates, _done, _may_discard, _start
+from ..game.engine import (_apply, _begin_turn, _candidates, _done, _hand_slot, _may_discard,
+                           _start)
 from ..game.state import I_DISCARDS, MAX_HAND, MAX_LINES, N_IDS, N_INTS, State, _copy_state
 from ..game.tally import _line_sums, _result, _result_if
 
@@ -158,10 +159,7 @@ def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out
     for m in range(n_prefix):
         _begin_turn(p, geo, S, deck)
         card, cell = prefix[m, 0], prefix[m, 1]
-        slot = -1
-        for k in range(S.ints[2]):
-            if S.hand[k] == card:
-                slot = k
+        slot = _hand_slot(S, card)
         if slot < 0 or (cell < 0 and not _may_discard(p, geo, S)):
             return -(1 << 40), m  # the prefix is not a game of this deck
         if cell >= 0:

@@ -24,7 +24,8 @@ import threading
 import numpy as np
 
 from ..game import levels as L
-from ..game.engine import _apply, _begin_turn, _candidates, _done, _may_discard, _start
+from ..game.engine import (_apply, _begin_turn, _candidates, _done, _hand_slot, _may_discard,
+                           _start)
 from ..game.levels import Level, get_level
 from ..game.rng import _mix
 from ..game.state import I_HAND, _copy_state
@@ -34,6 +35,15 @@ from ..jit import kernel, specialize
 PILOT = "best"  # the player whose playouts the search makes, unless one is asked for
 DEFAULT_WIDTH = 4  # actions tried by a playout at each decision the search walks
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel(inline="always")
+def _action(a, n_hand, n_cand, cand):
+    """(hand slot, cell or -1) of action ``a``: the placements slot by slot over the cells
+    ``cand[:n_cand]``, then the discards of each slot."""
+    if a < n_hand * n_cand:
+        return a // n_cand, cand[a % n_cand]
+    return a - n_hand * n_cand, -1
 
 
 def _finish(p, geo, T, X, deck, cand, prm, moves, m, seed):
@@ -84,10 +94,7 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
     for m in range(n_prefix):
         _begin_turn(p, geo, S, deck)
         card, cell = prefix[m, 0], prefix[m, 1]
-        slot = -1
-        for k in range(S.ints[I_HAND]):
-            if S.hand[k] == card:
-                slot = k
+        slot = _hand_slot(S, card)
         if slot < 0 or (cell < 0 and not _may_discard(p, geo, S)):
             return -(1 << 40), m  # the prefix is not a game of this deck
         _apply(p, geo, S, slot, cell)
@@ -114,15 +121,13 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
         c_slot, c_cell = _PILOT_ACTION(p, geo, S, X, root_cand, n_cand, may, prm)  # noqa: F821
         for a in range(n_act):
             order[a] = a
-            if a <= n_hand * n_cand:  # the placements, and the discard the pilot values
+            slot, cell = _action(a, n_hand, n_cand, root_cand)
+            if slot == c_slot and cell == c_cell:
+                keys[a] = 1e300
+            elif a <= n_hand * n_cand:  # the placements, and the discard the pilot values
                 keys[a] = X.values[a, 0] if _ADVISES else 0.0  # noqa: F821
             else:
                 keys[a] = -1e300  # the discard of another hand card: the pilot has no value
-        for a in range(n_act):
-            slot = a // n_cand if a < n_hand * n_cand else a - n_hand * n_cand
-            cell = root_cand[a % n_cand] if a < n_hand * n_cand else -1
-            if slot == c_slot and cell == c_cell:
-                keys[a] = 1e300
         n_try = min(width, n_act)
         for q in range(n_try):  # selection of the n_try best, stable
             top = q
@@ -135,8 +140,7 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
             order[q] = x
         for q in range(n_try):
             a = order[q]
-            slot = a // n_cand if a < n_hand * n_cand else a - n_hand * n_cand
-            cell = root_cand[a % n_cand] if a < n_hand * n_cand else -1
+            slot, cell = _action(a, n_hand, n_cand, root_cand)
             if S.hand[slot] == best_seq[depth, 0] and cell == best_seq[depth, 1]:
                 continue  # the best game's own move: its finish is the best game
             _copy_state(S, T)
@@ -150,11 +154,7 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
                     best_seq[d, 0] = seq[d, 0]
                     best_seq[d, 1] = seq[d, 1]
         # walk on along the best game
-        slot = 0
-        for k in range(n_hand):
-            if S.hand[k] == best_seq[depth, 0]:
-                slot = k
-        _apply(p, geo, S, slot, best_seq[depth, 1])
+        _apply(p, geo, S, _hand_slot(S, best_seq[depth, 0]), best_seq[depth, 1])
         seq[depth, 0] = best_seq[depth, 0]
         seq[depth, 1] = best_seq[depth, 1]
         depth += 1

@@ -118,6 +118,16 @@ def _may_discard(p, geo, S):
 
 
 @kernel(inline="always")
+def _hand_slot(S, card):
+    """The hand slot holding ``card`` (the last, if several do), or -1 if none does."""
+    slot = -1
+    for k in range(S.ints[I_HAND]):
+        if S.hand[k] == card:
+            slot = k
+    return slot
+
+
+@kernel(inline="always")
 def _done(p, S):
     return S.ints[I_FILLED] == p[L.P_SIZE] * p[L.P_SIZE]
 
