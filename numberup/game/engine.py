@@ -148,6 +148,20 @@ def _candidates(geo, S, out):
 
 
 @kernel(inline="always")
+def _on_offer(geo, S, cell):
+    """Whether ``cell`` is one of the cells on offer (:func:`_candidates`) without listing
+    them: a free centre cell in setup, else a free cell touching a card."""
+    if cell < 0 or cell >= S.grid.shape[0] or S.grid[cell] >= 0:
+        return False
+    if _in_setup(geo, S):
+        for k in range(geo.centre.shape[0]):
+            if geo.centre[k] == cell:
+                return True
+        return False
+    return S.legal_pos[cell] >= 0
+
+
+@kernel(inline="always")
 def _offered(geo, S, out):
     """``(cells, n)``: the cells on offer as :func:`_candidates`, without copying the legal
     list (``cells`` is ``S.legal`` after setup): for players that do not change the state

@@ -79,3 +79,15 @@ def test_deals_table_keeps_beam_and_pilot_apart():
     alone = hindsight.run_level(4, 2026, 3, jobs=1, width=4, pilot=None).deals()
     assert alone["pilot"].isna().all() and (alone["search"] == alone["beam"]).all()
     assert (alone["beam"] == deals["beam"]).all()
+
+
+def test_both_searches_refuse_a_prefix_off_the_cells_on_offer():
+    """A card placed on a cell that touches no card, or on a full one, or off the setup's
+    centre, is not a move of the game: the beam's and the nested search's replays refuse it."""
+    for level, prefix in ((1, [(0, 12), (1, 0)]), (1, [(0, 12), (1, 12)]), (16, [(0, 0)])):
+        deck = hindsight.deal(level, 1, 0)
+        prefix = [(int(deck[k]), cell) for k, (_, cell) in enumerate(prefix)]
+        with pytest.raises(ValueError, match="not a game of this deck"):
+            hindsight.search(level, deck, prefix=prefix, width=1, pilots=0)
+        with pytest.raises(ValueError, match="not a game of this deck"):
+            pilot_search(level, deck, prefix=prefix, width=1)
