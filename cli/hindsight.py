@@ -26,6 +26,9 @@ from .group import cli
                    "beam (best: its setting of the level); the search is the better of the two.")
 @click.option("--pilot-width", type=click.IntRange(1, 1_000), default=4, show_default=True,
               help="Actions the nested search finishes with the pilot at each decision.")
+@click.option("--pilot-restarts", type=click.IntRange(1, 1_000), default=3, show_default=True,
+              help="Nested searches per deal, each with its own random stream for the "
+                   "pilot; the best game of them is kept.")
 @click.option("--no-pilot", is_flag=True, help="The beam search alone, no nested search.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="Directory for summary.csv (one row per level) and deals.csv (one row per "
@@ -49,8 +52,8 @@ from .group import cli
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, out, log,
-              warm_logs, warm_player, no_warm, lp_passes, as_json, progress):
+def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restarts, no_pilot, out,
+              log, warm_logs, warm_player, no_warm, lp_passes, as_json, progress):
     """The best result found by a player who knows the whole deck order in advance.
 
     For game i of the seed (the same deck simulate and compare deal) a beam search and a
@@ -99,7 +102,7 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, no_pilot, ou
     with progress_bar(progress) as bar:
         runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar,
                                        warm=warm or None, lp_passes=lp_passes, pilot=pilot,
-                                       pilot_width=pilot_width)
+                                       pilot_width=pilot_width, pilot_restarts=pilot_restarts)
     if interrupted:
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]

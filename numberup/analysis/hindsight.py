@@ -31,7 +31,7 @@ from ..game.cards import deal
 from ..game.levels import Level, get_level
 from ..stats import summarize
 from .foresight import DEFAULT_WIDTH, PILOTS, default_width, search  # noqa: F401 (the API)
-from .pilot import DEFAULT_WIDTH as PILOT_WIDTH, PILOT, pilot_search
+from .pilot import DEFAULT_RESTARTS as PILOT_RESTARTS, DEFAULT_WIDTH as PILOT_WIDTH, PILOT, pilot_search
 from .warm import WARM_PLAYER
 
 POLICY = "hindsight"
@@ -79,7 +79,7 @@ class Foresight:
 
 def solve(level: int | Level, seed: int, game: int, width: int | None = None,
           warm=None, lp_passes: int = 0, pilot: str | None = PILOT,
-          pilot_width: int = PILOT_WIDTH) -> Foresight:
+          pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
     order known: the better of the game the search finds and the ``warm`` game ((score,
     moves) of a game played on this deal, or ``None``), and the proven bound where one
@@ -89,7 +89,8 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     (:func:`numberup.analysis.partition.partition_bound`; a pass limit, not a time limit, so
     the bound is the same on any machine). ``pilot``: a player spec whose playouts also run
     the nested Monte Carlo search (:mod:`numberup.analysis.pilot`, ``pilot_width`` actions a
-    decision, seeded by the game's seed); the search's result is the better of the beam's and
+    decision, the best of ``pilot_restarts`` searches, seeded by the game's seed); the
+    search's result is the better of the beam's and
     that one (``None``: the beam alone)."""
     from .bounds import bound as level_bound
     from .warm import checked
@@ -101,7 +102,8 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     found, moves = search(lv, deck, width=width)
     beam, piloted = found, None
     if pilot is not None:
-        piloted, p_moves = pilot_search(lv, deck, game_seed(seed, game), pilot, pilot_width)
+        piloted, p_moves = pilot_search(lv, deck, game_seed(seed, game), pilot, pilot_width,
+                                        restarts=pilot_restarts)
         if piloted > found:
             found, moves = piloted, p_moves
     best, by, best_moves = found, "search", moves
@@ -242,7 +244,7 @@ def _sources(warm) -> list:
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
               on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
               warm_from: str | None = None, lp_passes: int = 0, pilot: str | None = PILOT,
-              pilot_width: int = PILOT_WIDTH) -> LevelRun:
+              pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
     of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
@@ -273,7 +275,7 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
             for lo in range(0, games, chunk):
                 ids = range(first + lo, first + min(games, lo + chunk))
                 for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes,
-                                                         pilot, pilot_width), ids):
+                                                  pilot, pilot_width, pilot_restarts), ids):
                     k = f.game - first
                     found[k], search_found[k], beam[k] = f.found, f.search, f.beam
                     piloted[k] = np.nan if f.pilot is None else f.pilot
@@ -296,7 +298,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
                log=None, bar=None, warm=WARM_PLAYER, warm_from=None,
                lp_passes: int = 0, pilot: str | None = PILOT,
-               pilot_width: int = PILOT_WIDTH) -> tuple[list[LevelRun], bool]:
+               pilot_width: int = PILOT_WIDTH,
+               pilot_restarts: int = PILOT_RESTARTS) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -322,7 +325,8 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
                     bar.advance(task, 1)
 
             r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from,
-                          lp_passes=lp_passes, pilot=pilot, pilot_width=pilot_width)
+                          lp_passes=lp_passes, pilot=pilot, pilot_width=pilot_width,
+                          pilot_restarts=pilot_restarts)
             runs.append(r)
             if f is not None:
                 f.flush()

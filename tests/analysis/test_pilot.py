@@ -13,7 +13,7 @@ from oracles.replay import replay
 from test_hindsight import brute_force
 
 from numberup.analysis import hindsight
-from numberup.analysis.pilot import pilot_search
+from numberup.analysis.pilot import pilot_search, restart_seed
 
 LEVELS = [1, 9, 14, 19, 20]  # draw-and-place, 5x5 discards, lowest line, 6x6 with a hand of five
 
@@ -64,10 +64,25 @@ def test_solve_keeps_the_better_search_and_reports_both():
     assert g.pilot is None and g.search == g.beam == f.beam
 
 
+def test_restarts_keep_the_best_of_the_searches_from_their_own_streams():
+    """``restarts=R`` is the first best of R single searches, restart k from restart_seed(k);
+    restart 0 is the search from the seed itself, and the streams differ."""
+    deck = hindsight.deal(18, 2026, 56)
+    single = [pilot_search(18, deck, seed=restart_seed(7, k), width=2, restarts=1)
+              for k in range(3)]
+    assert restart_seed(7, 0) == 7 and len({restart_seed(7, k) for k in range(3)}) == 3
+    found, moves = pilot_search(18, deck, seed=7, width=2, restarts=3)
+    top = max(range(3), key=lambda k: (single[k][0], -k))
+    assert found == single[top][0] and np.array_equal(moves, single[top][1])
+    assert pilot_search(18, deck, seed=7, width=2, restarts=1)[0] == single[0][0]
+
+
 def test_bad_input_is_refused():
     deck = hindsight.deal(1, 1, 0)
     with pytest.raises(ValueError, match="width"):
         pilot_search(1, deck, width=0)
+    with pytest.raises(ValueError, match="restarts"):
+        pilot_search(1, deck, restarts=0)
     with pytest.raises(ValueError, match="not a game of this deck"):
         pilot_search(1, deck, prefix=[(63, 12)])  # no such card
 
