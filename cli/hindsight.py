@@ -49,11 +49,19 @@ from .group import cli
                    "generation passes; 20-40 close it on 6x6 levels, 0.3-10 s a deal; needs "
                    "scipy: pip install 'numberup[exact]'). A pass limit, not a time limit: the "
                    "same bound on any machine. 0: only the cheap bounds.")
+@click.option("--exact", "exact_seconds", type=click.FloatRange(0, 86_400), default=0,
+              show_default=True, metavar="SECONDS",
+              help="Also solve each deal's exact model (a mixed-integer programme; levels 1, "
+                   "4-12, 14-17; needs scipy: pip install 'numberup[exact]') within this "
+                   "time: its proven optimum, or where the limit stops it its proven bound, "
+                   "never its unproven game. A time limit: where it stops can depend on the "
+                   "machine. 0: no exact model.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restarts, no_pilot, out,
-              log, warm_logs, warm_player, no_warm, lp_passes, as_json, progress):
+              log, warm_logs, warm_player, no_warm, lp_passes, exact_seconds, as_json,
+              progress):
     """The best result found by a player who knows the whole deck order in advance.
 
     For game i of the seed (the same deck simulate and compare deal) a beam search and a
@@ -75,8 +83,11 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
     --json prints one object per level: found mean, p_bronze/p_silver/p_gold (+ _lo/_hi),
     search_mean, search_p_gold, warm, warm_mean, warm_p_gold, search_at_least_warm,
     found_by_warm, bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
-    deals.csv: level, game, found, found_by, search (the better of beam and pilot), beam,
-    pilot, warm, bound, bound_proven, optimal.
+    With --exact also exact_deals, exact_optimal, exact_hit_limit, found_by_exact,
+    exact_seconds_per_deal.
+    deals.csv: level, game, found, found_by (search, warm, exact), search (the better of beam
+    and pilot), beam, pilot, warm, bound, bound_proven, optimal, exact (optimal, limit, or
+    empty), exact_seconds.
 
     \b
     Examples:
@@ -96,13 +107,18 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
         from numberup.analysis.partition import _linprog
 
         _linprog()  # a missing scipy is one line, before anything is written
+    if exact_seconds:
+        from numberup.analysis.exact import _milp
+
+        _milp()
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()
     with progress_bar(progress) as bar:
         runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar,
                                        warm=warm or None, lp_passes=lp_passes, pilot=pilot,
-                                       pilot_width=pilot_width, pilot_restarts=pilot_restarts)
+                                       pilot_width=pilot_width, pilot_restarts=pilot_restarts,
+                                       exact_seconds=exact_seconds)
     if interrupted:
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]

@@ -20,6 +20,7 @@ number of threads.
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ class Foresight:
     found_by: str = "search"
     beam: int = 0  # the beam search's own result
     pilot: int | None = None  # the nested Monte Carlo search's (None: not run)
+    exact: str | None = None  # the exact model's outcome: optimal, limit (None: not run)
+    exact_seconds: float = 0.0
 
     @property
     def optimal(self) -> bool:
@@ -79,7 +82,8 @@ class Foresight:
 
 def solve(level: int | Level, seed: int, game: int, width: int | None = None,
           warm=None, lp_passes: int = 0, pilot: str | None = PILOT,
-          pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS) -> Foresight:
+          pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
+          exact_seconds: float = 0.0) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
     order known: the better of the game the search finds and the ``warm`` game ((score,
     moves) of a game played on this deal, or ``None``), and the proven bound where one
@@ -91,7 +95,10 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     the nested Monte Carlo search (:mod:`numberup.analysis.pilot`, ``pilot_width`` actions a
     decision, the best of ``pilot_restarts`` searches, seeded by the game's seed); the
     search's result is the better of the beam's and
-    that one (``None``: the beam alone)."""
+    that one (``None``: the beam alone). ``exact_seconds`` > 0: the deal's exact model too
+    (:mod:`numberup.analysis.exact`, on the levels it models, where found does not already
+    meet the bound) within that time: its proven optimum (``found_by`` exact where it beats
+    the rest) or its proven bound."""
     from .bounds import bound as level_bound
     from .warm import checked
     from ..game.rng import game_seed
@@ -112,6 +119,16 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
         if warm[0] > found:
             best, by, best_moves = int(warm[0]), "warm", np.asarray(warm[1], np.int8)
     b = level_bound(lv, deck)
+    ex = None
+    if exact_seconds > 0:
+        from .exact import exact, supported
+
+        if supported(lv) and not (b is not None and best >= b):  # not already proven
+            ex = exact(lv, deck, exact_seconds)
+            if ex.optimal and ex.found > best:
+                best, by, best_moves = ex.found, "exact", ex.moves
+            if math.isfinite(ex.bound):
+                b = ex.bound if b is None else min(b, ex.bound)
     if lp_passes > 0:
         from .partition import partition_bound
 
@@ -120,7 +137,8 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     return Foresight(lv.number, int(game), game_seed(seed, game), best,
                      None if b is None else float(b), b is not None, deck, best_moves,
                      time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by,
-                     beam, piloted)
+                     beam, piloted, None if ex is None else ("optimal" if ex.optimal else "limit"),
+                     0.0 if ex is None else ex.seconds)
 
 
 @dataclass
@@ -144,6 +162,9 @@ class LevelRun:
     first: int = 0
     beam: np.ndarray = None  # the beam's own result per deal
     pilot: np.ndarray = None  # float: the nested search's, NaN where it did not run
+    found_by: np.ndarray = None  # str per deal: search, warm or exact
+    exact: np.ndarray = None  # str per deal: the exact model's optimal, limit, or "" (not run)
+    exact_seconds: np.ndarray = None
 
     def summary(self) -> dict:
         """Mean found, P(found >= medal) with Wilson intervals ("reachable on at least"), the
@@ -179,25 +200,40 @@ class LevelRun:
             out["bound_tight"] = float(np.mean(self.bound <= self.found))
         else:
             out["bound_mean"] = None
+        ran = self.exact != "" if self.exact is not None else np.zeros(n, bool)
+        if ran.any():
+            out["exact_deals"] = int(ran.sum())
+            out["exact_optimal"] = float(np.mean(self.exact[ran] == "optimal"))
+            out["exact_hit_limit"] = float(np.mean(self.exact[ran] == "limit"))
+            out["found_by_exact"] = float(np.mean(self.found_by == "exact"))
+            out["exact_seconds_per_deal"] = float(self.exact_seconds[ran].mean())
         out["seconds_per_deal"] = self.seconds / n if n else float("nan")
         return out
 
     def deals(self):
         """One row per deal: level, game, found, found_by, search (the better of beam and
         pilot: the beam's and the nested search's own results, pilot empty where it did not
-        run), warm, bound, bound_proven, optimal (a pandas DataFrame)."""
+        run), warm, bound, bound_proven, optimal, and the exact model's outcome (exact:
+        optimal, limit, or empty where it did not run) and seconds (a pandas DataFrame)."""
         import pandas as pd
 
         proven = ~np.isnan(self.bound)
+        n = len(self.found)
+        found_by = (self.found_by if self.found_by is not None
+                    else np.where(self.found > self.search, "warm", "search"))
+        exact = self.exact if self.exact is not None else np.full(n, "", object)
         return pd.DataFrame({
             "level": self.level.number, "game": self.first + np.arange(len(self.found)),
             "found": self.found,
-            "found_by": np.where(self.found > self.search, "warm", "search"),
+            "found_by": found_by,
             "search": self.search, "beam": self.beam,
             "pilot": pd.array([None if np.isnan(p) else int(p) for p in self.pilot], dtype="Int64"),
             "warm": pd.array([None if np.isnan(w) else int(w) for w in self.warm], dtype="Int64"),
             "bound": self.bound, "bound_proven": proven,
-            "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf))})
+            "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf)),
+            "exact": exact,
+            "exact_seconds": (self.exact_seconds if self.exact_seconds is not None
+                              else np.zeros(n))})
 
 
 def warm_games(lv: Level, seed: int, first: int, games: int, warm, jobs: int = 1) -> dict:
@@ -244,7 +280,8 @@ def _sources(warm) -> list:
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
               on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
               warm_from: str | None = None, lp_passes: int = 0, pilot: str | None = PILOT,
-              pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS) -> LevelRun:
+              pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
+              exact_seconds: float = 0.0) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
     of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
@@ -259,6 +296,9 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     search_found = np.zeros(games, np.int64)
     beam = np.zeros(games, np.int64)
     piloted = np.full(games, np.nan)
+    found_by = np.full(games, "search", object)
+    exact = np.full(games, "", object)
+    exact_s = np.zeros(games)
     warm_score = np.full(games, np.nan)
     bound = np.full(games, np.nan)
     t0 = time.perf_counter()
@@ -275,10 +315,13 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
             for lo in range(0, games, chunk):
                 ids = range(first + lo, first + min(games, lo + chunk))
                 for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes,
-                                                  pilot, pilot_width, pilot_restarts), ids):
+                                                  pilot, pilot_width, pilot_restarts,
+                                                  exact_seconds), ids):
                     k = f.game - first
                     found[k], search_found[k], beam[k] = f.found, f.search, f.beam
                     piloted[k] = np.nan if f.pilot is None else f.pilot
+                    found_by[k], exact[k] = f.found_by, f.exact or ""
+                    exact_s[k] = f.exact_seconds
                     warm_score[k] = np.nan if f.warm is None else f.warm
                     bound[k] = np.nan if f.bound is None else f.bound
                     busy += f.seconds
@@ -292,14 +335,14 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     return LevelRun(lv, seed, width, found[:done], bound[:done], busy,
                     time.perf_counter() - t0, interrupted, solved, search_found[:done],
                     warm_score[:done], warm_from if given else None, first, beam[:done],
-                    piloted[:done])
+                    piloted[:done], found_by[:done], exact[:done], exact_s[:done])
 
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
                log=None, bar=None, warm=WARM_PLAYER, warm_from=None,
                lp_passes: int = 0, pilot: str | None = PILOT,
-               pilot_width: int = PILOT_WIDTH,
-               pilot_restarts: int = PILOT_RESTARTS) -> tuple[list[LevelRun], bool]:
+               pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
+               exact_seconds: float = 0.0) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -326,7 +369,7 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
 
             r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from,
                           lp_passes=lp_passes, pilot=pilot, pilot_width=pilot_width,
-                          pilot_restarts=pilot_restarts)
+                          pilot_restarts=pilot_restarts, exact_seconds=exact_seconds)
             runs.append(r)
             if f is not None:
                 f.flush()
@@ -379,6 +422,11 @@ def report_lines(rows: list[dict], seed: int) -> list[str]:
                        f"found = bound on {pct(r['bound_tight'])}")
         else:
             out.append("    no proven bound")
+        if r.get("exact_deals"):
+            out.append(f"    exact model on {r['exact_deals']} deals: optimum proven on "
+                       f"{pct(r['exact_optimal'])}, time limit hit on {pct(r['exact_hit_limit'])}, "
+                       f"better than the searches on {pct(r['found_by_exact'])}; "
+                       f"{r['exact_seconds_per_deal']:.1f} s a deal")
     return out
 
 
