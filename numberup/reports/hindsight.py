@@ -14,6 +14,9 @@ from ..game.levels import LEVELS
 from ..stats import wilson
 
 
+DEFAULT = "best"  # the default player, whose games are hindsight's warm games (deals.csv warm)
+
+
 def level_table(hindsight_deals, player_games, players=None, strongest=None):
     """One row per level (pandas DataFrame).
 
@@ -41,7 +44,9 @@ def level_table(hindsight_deals, player_games, players=None, strongest=None):
     (per deal the best of the search's game and every player's game, all legal games of the
     deal). Where ``deals.csv`` has the search's own result (``search``): ``search_mean``,
     ``p_gold_search`` and ``search_below`` (deals where the search alone ends below the best
-    player's game).
+    player's game). Where ``deals.csv`` has the warm games (``warm``: ``best``'s own games,
+    the default player's) they count as player ``best`` too, and ``default_mean``,
+    ``p_gold_default`` (with ``_lo``/``_hi``) are theirs.
     """
     import pandas as pd
 
@@ -58,6 +63,9 @@ def level_table(hindsight_deals, player_games, players=None, strongest=None):
             s = g.set_index("game").score.reindex(hd.game)
             if not s.isna().any():  # the player played every deal hindsight solved
                 scores[policy] = s.to_numpy()
+        if "warm" in hd and len(hd) and not hd.warm.isna().any():
+            # the warm games: the default player's (best's) own games on these deals
+            scores[DEFAULT] = hd.warm.to_numpy(dtype=float)
         if not scores:
             continue
         best = max(scores, key=lambda k: scores[k].mean())
@@ -78,6 +86,11 @@ def level_table(hindsight_deals, player_games, players=None, strongest=None):
             lo, hi = wilson(k, n)
             row.update({f"p_gold_{name}": k / n, f"p_gold_{name}_lo": lo,
                         f"p_gold_{name}_hi": hi})
+        if DEFAULT in scores:
+            hit = scores[DEFAULT] >= gold
+            lo, hi = wilson(int(hit.sum()), n)
+            row.update(default_mean=scores[DEFAULT].mean(), p_gold_default=float(hit.mean()),
+                       p_gold_default_lo=lo, p_gold_default_hi=hi)
         warm = np.maximum.reduce([found] + list(scores.values()))
         row["warm_mean"] = warm.mean()
         row["p_gold_warm"] = float((warm >= gold).mean())

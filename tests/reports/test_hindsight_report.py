@@ -47,3 +47,19 @@ def test_level_table_reports_the_search_alone_and_the_strongest_setting():
     assert row["strongest"] == "y" and row["strongest_p_gold"] == 0.9 and row["strongest_games"] == 20
     plot = gold_plot(level_table(deals, games, strongest=best))
     assert plot.data.strongest_p_gold.tolist() == [0.9] and plot.data.p_gold_bound.tolist() == [1.0]
+
+
+def test_the_warm_games_count_as_the_default_player():
+    """deals.csv's warm column holds best's own games (simulate's default player): the
+    table reports them apart and counts them among the players."""
+    import pandas as pd
+
+    from numberup.reports.hindsight import level_table
+
+    gold = get_level(1).medals[2]
+    deals = pd.DataFrame({"level": 1, "game": [0, 1], "found": [gold + 5, gold + 5],
+                          "warm": [gold, gold + 2], "bound": [100.0] * 2})
+    games = pd.DataFrame({"level": 1, "policy": "a", "game": [0, 1], "score": [gold - 1, gold]})
+    (row,) = level_table(deals, games).to_dict("records")
+    assert row["p_gold_default"] == 1.0 and row["default_mean"] == gold + 1
+    assert row["best"] == "best" and row["best_gold"] == "best" and row["p_gold_player"] == 1.0
