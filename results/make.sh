@@ -119,9 +119,10 @@ open("results/medal-odds.md", "w").write(head + "\n".join(out) + "\n")
 PY
 
 # 8. hindsight: the best game found with the deck order known, on the first 500 decks of
-#    every level (about 25 minutes of one core), each deal warm-started by best's own game on
-#    it (the search alone is kept apart), beside the players on the same decks and the
-#    strongest measured setting of each level (results/best.csv)
+#    every level (about 54 minutes on two threads, so about 1.8 hours here on one), each deal
+#    warm-started by best's own game on it (the search alone is kept apart), beside the
+#    players on the same decks, best's own games and the strongest measured setting of each
+#    level (results/best.csv)
 numberup hindsight --level all --games 500 --seed $SEED --jobs 1 --out $RUNS/hindsight \
     --no-progress --json > $RUNS/hindsight.json
 python - <<'PY'
