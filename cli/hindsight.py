@@ -95,8 +95,9 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
       numberup hindsight --level 19 --games 200 --warm runs/compare.jsonl
       numberup hindsight --level all --games 500 --seed 2026 --out runs/hindsight
     """
-    from numberup.analysis.hindsight import report_lines, run_levels
+    from numberup.analysis.hindsight import run_levels
     from numberup.analysis.warm import read_log
+    from numberup.reports.hindsight import report_lines
     from numberup.players.registry import parse_player
 
     warm = [] if no_warm else [parse_player(warm_player).spec]

@@ -32,7 +32,8 @@ from ..game.cards import deal
 from ..game.levels import Level, get_level
 from ..stats import summarize
 from .foresight import DEFAULT_WIDTH, PILOTS, default_width, search  # noqa: F401 (the API)
-from .pilot import DEFAULT_RESTARTS as PILOT_RESTARTS, DEFAULT_WIDTH as PILOT_WIDTH, PILOT, pilot_search
+from .pilot import (DEFAULT_RESTARTS as PILOT_RESTARTS, DEFAULT_WIDTH as PILOT_WIDTH, PILOT,
+                    pilot_search)
 from .warm import WARM_PLAYER
 
 POLICY = "hindsight"
@@ -94,8 +95,7 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     the bound is the same on any machine). ``pilot``: a player spec whose playouts also run
     the nested Monte Carlo search (:mod:`numberup.analysis.pilot`, ``pilot_width`` actions a
     decision, the best of ``pilot_restarts`` searches, seeded by the game's seed); the
-    search's result is the better of the beam's and
-    that one (``None``: the beam alone). ``exact_seconds`` > 0: the deal's exact model too
+    search's result is the better of the beam's and that one (``None``: the beam alone). ``exact_seconds`` > 0: the deal's exact model too
     (:mod:`numberup.analysis.exact`, on the levels it models, where found does not already
     meet the bound) within that time: its proven optimum (``found_by`` exact where it beats
     the rest) or its proven bound."""
@@ -396,38 +396,6 @@ def write_tables(runs: list[LevelRun], out) -> None:
         pd.DataFrame([r.summary() for r in runs]).to_csv(fh, index=False, float_format="%.6g")
     with atomic_write(out / "deals.csv") as fh:
         pd.concat([r.deals() for r in runs]).to_csv(fh, index=False)
-
-
-def report_lines(rows: list[dict], seed: int) -> list[str]:
-    """The summary in words, one block per level."""
-    out = [f"numberup hindsight (seed {seed}): best game found with the deck order known"]
-    for r in rows:
-        lv = get_level(r["level"])
-        pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
-        out.append(
-            f"level {r['level']:>2}: {r['games']} deals, mean found {r['mean']:.1f}; "
-            f"P(>=B/S/G) {pct(r['p_bronze'])} / {pct(r['p_silver'])} / {pct(r['p_gold'])}; "
-            f"{r['seconds_per_deal']:.3f} s a deal")
-        out.append(f"    with foresight, gold ({lv.medals[2]}) is reachable on at least "
-                   f"{pct(r['p_gold'])} of deals (95% CI {pct(r['p_gold_lo'])}-{pct(r['p_gold_hi'])})")
-        if r.get("warm_games"):
-            out.append(f"    search alone: mean {r['search_mean']:.1f}, gold {pct(r['search_p_gold'])}; "
-                       f"warm games ({r['warm']}): mean {r['warm_mean']:.1f}, gold "
-                       f"{pct(r['warm_p_gold'])}; search >= warm on {pct(r['search_at_least_warm'])}"
-                       f" of deals, warm kept on {pct(r['found_by_warm'])}")
-        if r["bound_proven"]:
-            out.append(f"    proven bound: mean {r['bound_mean']:.1f} (found/bound "
-                       f"{r['mean'] / r['bound_mean']:.2f}); gold reachable on at most "
-                       f"{pct(r['bound_p_gold'])} of deals (95% CI up to {pct(r['bound_p_gold_hi'])}); "
-                       f"found = bound on {pct(r['bound_tight'])}")
-        else:
-            out.append("    no proven bound")
-        if r.get("exact_deals"):
-            out.append(f"    exact model on {r['exact_deals']} deals: optimum proven on "
-                       f"{pct(r['exact_optimal'])}, time limit hit on {pct(r['exact_hit_limit'])}, "
-                       f"better than the searches on {pct(r['found_by_exact'])}; "
-                       f"{r['exact_seconds_per_deal']:.1f} s a deal")
-    return out
 
 
 def versus(rows: list[dict], results, seed: int, first: int = 0, jobs=1) -> None:

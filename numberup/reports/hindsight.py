@@ -3,14 +3,15 @@
 Reads the tables that ``numberup hindsight --out DIR`` (``summary.csv``, ``deals.csv``) and
 ``numberup compare --out DIR`` (``games.parquet``) write, pairs them deal by deal (game ``i``
 of the same seed is the same deck), and returns one row per level; :func:`gold_plot` draws
-each level's P(gold): the best player against foresight.
+each level's P(gold): the best player against foresight. :func:`report_lines` is
+``numberup hindsight``'s summary in words.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..game.levels import LEVELS
+from ..game.levels import LEVELS, get_level
 from ..stats import wilson
 
 
@@ -149,3 +150,35 @@ def gold_plot(table):
     data = table[[c for c in ("level", "best_gold", "p_gold_player", "p_gold_found",
                               "p_gold_bound", "strongest", "strongest_p_gold") if c in table]].copy()
     return Plot("hindsight-gold", fig, data, {"deals": int(table.deals.min())})
+
+
+def report_lines(rows: list[dict], seed: int) -> list[str]:
+    """The summary in words, one block per level."""
+    out = [f"numberup hindsight (seed {seed}): best game found with the deck order known"]
+    for r in rows:
+        lv = get_level(r["level"])
+        pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+        out.append(
+            f"level {r['level']:>2}: {r['games']} deals, mean found {r['mean']:.1f}; "
+            f"P(>=B/S/G) {pct(r['p_bronze'])} / {pct(r['p_silver'])} / {pct(r['p_gold'])}; "
+            f"{r['seconds_per_deal']:.3f} s a deal")
+        out.append(f"    with foresight, gold ({lv.medals[2]}) is reachable on at least "
+                   f"{pct(r['p_gold'])} of deals (95% CI {pct(r['p_gold_lo'])}-{pct(r['p_gold_hi'])})")
+        if r.get("warm_games"):
+            out.append(f"    search alone: mean {r['search_mean']:.1f}, gold {pct(r['search_p_gold'])}; "
+                       f"warm games ({r['warm']}): mean {r['warm_mean']:.1f}, gold "
+                       f"{pct(r['warm_p_gold'])}; search >= warm on {pct(r['search_at_least_warm'])}"
+                       f" of deals, warm kept on {pct(r['found_by_warm'])}")
+        if r["bound_proven"]:
+            out.append(f"    proven bound: mean {r['bound_mean']:.1f} (found/bound "
+                       f"{r['mean'] / r['bound_mean']:.2f}); gold reachable on at most "
+                       f"{pct(r['bound_p_gold'])} of deals (95% CI up to {pct(r['bound_p_gold_hi'])}); "
+                       f"found = bound on {pct(r['bound_tight'])}")
+        else:
+            out.append("    no proven bound")
+        if r.get("exact_deals"):
+            out.append(f"    exact model on {r['exact_deals']} deals: optimum proven on "
+                       f"{pct(r['exact_optimal'])}, time limit hit on {pct(r['exact_hit_limit'])}, "
+                       f"better than the searches on {pct(r['found_by_exact'])}; "
+                       f"{r['exact_seconds_per_deal']:.1f} s a deal")
+    return out

@@ -27,7 +27,8 @@ def test_a_whole_game_fixed_scores_as_the_reference(level):
     markers, chips and checkmarkers alike) and the beam's."""
     lv = get_level(level)
     n = lv.size
-    games = [(hindsight.deal(lv, 2026, g), m) for g, (_, m) in player_games(lv, 2026, 0, 3, "random").items()]
+    games = [(hindsight.deal(lv, 2026, g), m)
+             for g, (_, m) in player_games(lv, 2026, 0, 3, "random").items()]
     deck = hindsight.deal(lv, 5, 0)
     games.append((deck, hindsight.search(lv, deck, width=2, pilots=0)[1]))
     for deck, moves in games:
