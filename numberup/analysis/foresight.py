@@ -27,8 +27,8 @@ from numba import njit
 
 from ..game import levels as L
 from ..game.levels import Level, get_level
-from ..game.engine import (_apply, _begin_turn, _candidates, _done, _hand_slot, _may_discard,
-                           _on_offer, _start)
+from ..game.engine import (_apply, _begin_turn, _candidates, _done, _given_move, _may_discard,
+                           _start)
 from ..game.state import I_DISCARDS, MAX_HAND, MAX_LINES, N_IDS, N_INTS, State, _copy_state
 from ..game.tally import _line_sums, _result, _result_if
 
@@ -159,8 +159,8 @@ def _beam_search(p, geo, deck, n_deck, prefix, n_prefix, width, pilots, zob, out
     for m in range(n_prefix):
         _begin_turn(p, geo, S, deck)
         card, cell = prefix[m, 0], prefix[m, 1]
-        slot = _hand_slot(S, card)
-        if slot < 0 or not (_may_discard(p, geo, S) if cell < 0 else _on_offer(geo, S, cell)):
+        slot = _given_move(p, geo, S, card, cell)
+        if slot < 0:
             return -(1 << 40), m  # the prefix is not a game of this deck
         if cell >= 0:
             h ^= zob[cell * N_IDS + card]

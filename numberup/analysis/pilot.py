@@ -30,8 +30,8 @@ import threading
 import numpy as np
 
 from ..game import levels as L
-from ..game.engine import (_apply, _begin_turn, _candidates, _done, _hand_slot, _may_discard,
-                           _on_offer, _start)
+from ..game.engine import (_apply, _begin_turn, _candidates, _done, _given_move, _hand_slot,
+                           _may_discard, _start)
 from ..game.levels import Level, get_level
 from ..game.rng import _mix
 from ..game.state import I_HAND, _copy_state
@@ -101,8 +101,8 @@ def _pilot_search(p, geo, deck, n_deck, prefix, n_prefix, width, seed, prm, X, S
     for m in range(n_prefix):
         _begin_turn(p, geo, S, deck)
         card, cell = prefix[m, 0], prefix[m, 1]
-        slot = _hand_slot(S, card)
-        if slot < 0 or not (_may_discard(p, geo, S) if cell < 0 else _on_offer(geo, S, cell)):
+        slot = _given_move(p, geo, S, card, cell)
+        if slot < 0:
             return -(1 << 40), m  # the prefix is not a game of this deck
         _apply(p, geo, S, slot, cell)
         best_seq[m, 0] = card

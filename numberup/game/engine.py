@@ -162,6 +162,17 @@ def _on_offer(geo, S, cell):
 
 
 @kernel(inline="always")
+def _given_move(p, geo, S, card, cell):
+    """The hand slot to play ``card`` from, to ``cell`` (-1: a discard), after
+    :func:`_begin_turn`; -1 when that is not a legal move: the card is not in the hand, the
+    cell is not on offer, or no discard is allowed. For replaying given decisions."""
+    slot = _hand_slot(S, card)
+    if slot < 0 or not (_may_discard(p, geo, S) if cell < 0 else _on_offer(geo, S, cell)):
+        return -1
+    return slot
+
+
+@kernel(inline="always")
 def _offered(geo, S, out):
     """``(cells, n)``: the cells on offer as :func:`_candidates`, without copying the legal
     list (``cells`` is ``S.legal`` after setup): for players that do not change the state
