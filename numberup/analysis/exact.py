@@ -135,7 +135,7 @@ def exact(level: int | Level, deck: np.ndarray, seconds: float = 10.0, prefix=No
     from scipy.sparse import csr_matrix
 
     from ..runs.loop import max_moves
-    from .warm import replayed
+    from .warm import checked
 
     milp = _milp()
     lv = get_level(level)
@@ -167,8 +167,5 @@ def exact(level: int | Level, deck: np.ndarray, seconds: float = 10.0, prefix=No
         moves[t, 0] = deck[t]
         moves[t, 1] = int(np.argmax([x[X[t][c]] for c in range(n_cells)]))
     value = int(round(-res.fun + const))
-    got, played = replayed(lv, np.asarray(deck), moves)
-    if got != value or not np.array_equal(played, moves):
-        raise RuntimeError(f"level {lv.number}: the exact model's game replays to {got}, "
-                           f"not its objective {value}")
+    checked(lv, np.asarray(deck), value, moves, f"level {lv.number}: the exact model's game")
     return Exact(lv.number, True, value, moves, value, seconds_used, False)
