@@ -7,10 +7,13 @@ its strength from the runs in results/ and its cost measured here on one core.
 Strength (games, mean, medal odds) comes from the committed runs, all on decks 0..N-1 of seed
 2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
 JSON of results/runs/strongest/ and results/runs/candidates/summary.csv (settings
-near the default budget, measured on 2,000 decks to choose among them) (the runs of results/strongest.md; a file that continued
-another's spec on later decks is pooled with it, and a spec with a learned base is named with
-the ``bscale=1`` it was played with: see strongest.md). Where a setting was measured more than
-once on the same decks, the run with the most games counts.
+near the default budget, measured on 2,000 decks to choose among them) (the runs of
+results/strongest.md; a file that continued another's spec on later decks is pooled with it).
+The settings of results/runs/strongest/ with a learned base were played with the learned
+models of feature version 3, which the package no longer ships: they are left out, and the
+JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1
+or on the fresh decks ``--first`` names) stands for them. Where a setting was measured more
+than once on the same decks, the run with the most games counts.
 
 Cost: the seconds a game of each setting on one core, timed here (``--jobs 1``, after its
 compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed. Writes
@@ -35,17 +38,17 @@ from numberup.stats import wilson
 SEED = 2026
 MIN_SECONDS, MIN_GAMES = 2.0, 3
 STRONGEST = Path("results/runs/strongest")
+RECHECK = Path("results/runs/recheck")
 # files that played the spec of another file on the decks after it (--first), per strongest.md
 CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p10",
-             "n6": "g6", "n8": "h8"}
-# bases16.json's base=learned was expectimax with the learned evaluation (strongest.md), a
-# setting no spec plays now: left out
-LEFT_OUT = {("bases16", "base=learned")}
+             "n6": "g6", "n8": "h8", "q19-2026-12-03": "p19-2026-12-03"}
+# results/runs/strongest/: a learned base there was version 3's model (see the module doc), and
+# bases16.json's base=learned was expectimax with the learned evaluation, a setting no spec
+# plays now: left out
+STALE = "base=learned"
 
 
 def canonical(spec: str) -> str:
-    if "base=learned" in spec and "bscale=" not in spec:
-        spec += ",bscale=1"  # strongest.md: round 2 played its learned bases with bscale=1
     return parse_player(spec).spec
 
 
@@ -56,16 +59,19 @@ def rows_of(frame: pd.DataFrame, source: str) -> list[dict]:
 
 
 def strongest_rows() -> list[dict]:
+    """The rows of the JSON of results/runs/strongest/ (without its learned bases) and of
+    results/runs/recheck/."""
     runs: dict[tuple, dict] = {}
-    for path in sorted(STRONGEST.glob("*.json")):
+    paths = sorted(STRONGEST.glob("*.json")) + sorted(RECHECK.glob("*.json"))
+    for path in paths:
         for r in json.loads(path.read_text()):
-            if any(path.stem == f and part in r["policy"] for f, part in LEFT_OUT):
+            if path.parent == STRONGEST and STALE in r["policy"]:
                 continue
             key = (r["level"], canonical(r["policy"]), CONTINUES.get(path.stem, path.stem))
             row = {"level": r["level"], "spec": key[1], "games": r["games"],
                    "gold": round(r["p_gold"] * r["games"]), "sum": r["mean"] * r["games"],
                    "bronze": r["p_bronze"] * r["games"], "silver": r["p_silver"] * r["games"],
-                   "source": f"runs/strongest/{path.name}"}
+                   "source": f"runs/{path.parent.name}/{path.name}"}
             if key in runs:  # a continuation on later decks: pool the games
                 a = runs[key]
                 for k in ("games", "gold", "sum", "bronze", "silver"):
