@@ -48,12 +48,8 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 STALE = "base=learned"
 
 
-def canonical(spec: str) -> str:
-    return parse_player(spec).spec
-
-
 def rows_of(frame: pd.DataFrame, source: str) -> list[dict]:
-    return [{"level": int(r.level), "spec": canonical(r.policy), "games": int(r.games),
+    return [{"level": int(r.level), "spec": parse_player(r.policy).spec, "games": int(r.games),
              "gold": round(r.p_gold * r.games), "mean": r["mean"], "p_bronze": r.p_bronze,
              "p_silver": r.p_silver, "source": source} for _, r in frame.iterrows()]
 
@@ -67,7 +63,7 @@ def strongest_rows() -> list[dict]:
         for r in json.loads(path.read_text()):
             if path.parent == STRONGEST and STALE in r["policy"]:
                 continue
-            key = (r["level"], canonical(r["policy"]), CONTINUES.get(path.stem, path.stem))
+            key = (r["level"], parse_player(r["policy"]).spec, CONTINUES.get(path.stem, path.stem))
             row = {"level": r["level"], "spec": key[1], "games": r["games"],
                    "gold": round(r["p_gold"] * r["games"]), "sum": r["mean"] * r["games"],
                    "bronze": r["p_bronze"] * r["games"], "silver": r["p_silver"] * r["games"],
