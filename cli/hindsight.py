@@ -51,11 +51,13 @@ from .group import cli
                    "same bound on any machine. 0: only the cheap bounds.")
 @click.option("--exact", "exact_seconds", type=click.FloatRange(0, 86_400), default=0,
               show_default=True, metavar="SECONDS",
-              help="Also solve each deal's exact model (a mixed-integer programme; levels 1, "
-                   "4-12, 14-17; needs scipy: pip install 'numberup[exact]') within this "
-                   "time: its proven optimum, or where the limit stops it its proven bound, "
-                   "never its unproven game. A time limit: where it stops can depend on the "
-                   "machine. 0: no exact model.")
+              help="Also solve each deal's exact model (a constraint programme of every rule, "
+                   "every level; OR-Tools CP-SAT: pip install 'numberup[exact]') for up to this "
+                   "much of the solver's deterministic time on one thread (about a second of a "
+                   "typical core each; the same answer on any machine), started from the found "
+                   "game: a better game it finds is kept (found_by exact), its proven bound "
+                   "tightens the bound, and where it proves the optimum the deal is solved. "
+                   "0: no exact model.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
@@ -109,9 +111,9 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
 
         _linprog()  # a missing scipy is one line, before anything is written
     if exact_seconds:
-        from numberup.analysis.exact import _milp
+        from numberup.analysis.exact import _cp_model
 
-        _milp()
+        _cp_model()  # a missing OR-Tools is one line, before anything is written
     out = check_out_paths(out, log)
     if progress is None:
         progress = sys.stderr.isatty()

@@ -17,6 +17,9 @@ Every bound here drops rules, so it can only be at or above the best legal game:
   value counts into such groups (a dynamic programme over value-count vectors) bounds the sum
   of the row values, and the same figure bounds the columns: the result is at most twice it.
   On these levels the placed cards are exactly the first ``cells`` of the deck.
+- **Design** (chapter 2, where the package's table has the deal's value counts): the best
+  layout of the placed values, order and adjacency dropped, solved once per count vector
+  (:mod:`numberup.analysis.design`).
 """
 
 from __future__ import annotations
@@ -199,6 +202,7 @@ def row_partition(level: int | Level, deck: np.ndarray) -> int | None:
 def bound(level: int | Level, deck: np.ndarray) -> int:
     """The tightest proven upper bound known here for every game on this deal."""
     lv = get_level(level)
-    b = line_cap(lv, deck)
-    rp = row_partition(lv, deck)
-    return b if rp is None else min(b, rp)
+    from .design import bound as design_bound
+
+    return min(b for b in (line_cap(lv, deck), row_partition(lv, deck), design_bound(lv, deck))
+               if b is not None)

@@ -1,22 +1,33 @@
-"""The exact optimum of one deal with the order known: a mixed-integer programme (HiGHS).
+"""The exact model of one deal with the order known: a constraint programme (OR-Tools CP-SAT).
 
-With no hand and no discards, the cards placed are the first ``cells`` of the deck and card
-``t`` is placed at turn ``t``. The model assigns them to cells:
+Every level is modelled, with every rule of the game:
 
-- ``x[t, c]`` binary: card ``t`` on cell ``c``; every card on one cell, every cell one card;
-- setup: on 5x5 card 0 on the centre, on 6x6 cards 0-3 on the four centre cells (any order);
-- adjacency: ``x[t, c] <= sum of x[s, d]`` over the neighbours ``d`` of ``c`` and ``s < t``
-  (a card touches a card placed before it);
-- each line's value by the level's rule (:func:`_line_value_vars`), summed, or 10 x the
-  checkmarkers on levels 12 and 14.
+- ``x[t, c]`` true: card ``t`` of the deck (draw order) lies on cell ``c`` at the end. The
+  cards that can reach the grid: the first ``cells`` (draw and place), the first ``cells +
+  discards`` (discards: exactly ``cells`` of them placed, the others discarded or never
+  drawn), or the whole deck (hand of five: the cards still in the hand at the end are not
+  placed). Every cell holds one card, every card lies on at most one cell.
+- ``turn[c]``: the turn at which cell ``c`` is filled. Without a hand card ``t`` is placed at
+  turn ``t`` (``turn[c] = sum t x[t, c]``). With a hand the turns are a permutation of the
+  cells and a card is placed no earlier than it is drawn: card ``t`` is in the hand from turn
+  ``t - 4`` on (the five of the first hand from the first turn after the setup).
+- setup: on 5x5 card 0 on the centre; on 6x6 cards 0-3 on the four centre cells, card ``t``
+  at turn ``t`` (any centre cell).
+- adjacency: every other cell has a neighbour filled at an earlier turn (a card touches a
+  card placed before it).
+- each line's value by the level's rule (:mod:`numberup.analysis.exact_lines`), and the
+  result: the sum of the line values, 10 x the number of checkmarkers (levels 12, 14) or 10 x
+  the lowest line value (levels 3, 20).
 
-Every rule is written so that whatever the auxiliary choices, a line's modelled value is at
-most its real value, and one choice reaches it: the programme's optimum is the best game's
-result, and its dual bound a proven bound of every game on the deal. The optimal game is
-replayed through the engine, which must give the programme's objective.
+Every rule is written so that whatever the auxiliary choices a line's modelled value is at most
+its real value, and one choice reaches it: the model's optimum is the deal's best game and the
+solver's bound a proven bound of every game on it.
 
-Levels: 1, 4-12 and 14-17. Not modelled: the diagonals and the lowest-line result (3), runs of
-neighbouring cells (2, 13, 18-20), discards (3, 13), the hand of five (18-20).
+The solver runs on one thread with a deterministic time limit (CP-SAT's own measure of work,
+about a second of a typical core each), so the same deal gives the same answer on any machine
+and whatever ``--jobs``. A game it returns is replayed through the engine, which must give the
+model's result. It starts from a given game (the best the searches found) and is told a known
+upper bound, so it stops as soon as it proves either.
 """
 
 from __future__ import annotations
@@ -30,142 +41,263 @@ import numpy as np
 from ..errors import InputError
 from ..game import levels as L
 from ..game.levels import Level, get_level
-from .exact_lines import Model, line
+from .exact_lines import Board, line_value
 
-RULES = (L.RULE_COLOUR_SUM, L.RULE_COLOUR_SECOND, L.RULE_PAIRS, L.RULE_ONES_TRIPLET,
-         L.RULE_ONES_TRIPLET_MINUS, L.RULE_SINGLES, L.RULE_COUNT_X_COUNT, L.RULE_SUM_X_COUNT,
-         L.RULE_TRIPLET_COLOUR_SUM, L.RULE_STREET_ANY)
-_TOL = 1e-6
+LEVELS = tuple(range(1, 21))
 
 
 def supported(level: int | Level) -> bool:
-    """Whether :func:`exact` models ``level``."""
-    lv = get_level(level)
-    return (lv.rule in RULES and lv.hand == 0 and lv.discards == 0 and not lv.diagonals
-            and lv.aggregation in (L.AGG_SUM, L.AGG_MARKERS_X10))
+    """Whether :func:`exact` models ``level`` (every level)."""
+    return get_level(level).number in LEVELS
 
 
-LEVELS = tuple(n for n in range(1, 21) if supported(n))
-
-
-def _milp():
+def _cp_model():
     try:
-        from scipy.optimize import milp
+        from ortools.sat.python import cp_model
     except ImportError:  # pragma: no cover - depends on the install
-        raise InputError("the exact model needs scipy: pip install 'numberup[exact]'") from None
-    return milp
+        raise InputError("the exact model needs OR-Tools: pip install 'numberup[exact]'") from None
+    return cp_model
 
 
 @dataclass
 class Exact:
-    """One deal's exact model, solved within a time limit.
+    """One deal's exact model, solved within a deterministic time limit.
 
-    ``optimal``: the optimum was proven; then ``found`` is its result and ``moves`` its game
-    (int8 rows (card, cell), replayed legally through the engine). Otherwise ``found`` and
-    ``moves`` are ``None`` (the incumbent is never reported) and only ``bound`` holds.
-    ``bound``: a proven upper bound of every game's result on the deal (the optimum when
-    proven). ``hit_limit``: the time limit stopped the solver."""
+    ``found``: the result of the best game the solver found (``moves``: its decisions, int8
+    rows (card, cell or -1), replayed legally through the engine), or ``None`` when it found
+    none in the time. ``optimal``: that game is proven optimal. ``bound``: a proven upper bound
+    of every game's result on the deal (the optimum when proven). ``hit_limit``: the time limit
+    stopped the solver before it proved the optimum. ``work``: the deterministic time used."""
     level: int
     optimal: bool
     found: int | None
     moves: np.ndarray | None
-    bound: int
+    bound: float
     seconds: float
     hit_limit: bool
+    work: float = 0.0
 
 
-def build(level: int | Level, deck: np.ndarray, prefix=None):
-    """(model, X, constant) of the deal ``deck`` (draw order) after the decisions ``prefix``
-    (rows (card, cell), in draw order); ``X[t][c]`` the assignment variables."""
-    from ..game.grid import geometry
+class DealModel:
+    """The model of one deal (see the module): ``model``, ``x[t][c]``, ``turn[c]``, ``cards``
+    (the deck's first ``len(x)`` cards), ``result`` (the objective's variable or expression,
+    in the level's result units divided by ``scale``)."""
 
-    lv = get_level(level)
-    if not supported(lv):
-        raise InputError(f"level {lv.number}: no exact model (levels {_ranges(LEVELS)} have one: "
-                         "no hand, no discards, no diagonals, no runs of neighbouring cells)")
-    geo = geometry(lv.size)
-    n_cells = lv.cells
-    cards = np.asarray(deck[:n_cells], np.int64)
-    centre = [int(c) for c in geo.centre]
-    m = Model()
-    X = [[m.var() for _ in range(n_cells)] for _ in range(n_cells)]
-    for t in range(n_cells):
-        m.row([(X[t][c], 1.0) for c in range(n_cells)], lo=1.0, hi=1.0)
-    for c in range(n_cells):
-        m.row([(X[t][c], 1.0) for t in range(n_cells)], lo=1.0, hi=1.0)
-    setup = len(centre)
-    for t in range(setup):
+    def __init__(self, level: Level, deck: np.ndarray):
+        from ..game.grid import geometry
+
+        cp_model = _cp_model()
+        lv = self.level = level
+        geo = self.geo = geometry(lv.size)
+        m = self.model = cp_model.CpModel()
+        n_cells = lv.cells
+        setup = self.setup = len(geo.centre)
+        centre = [int(c) for c in geo.centre]
+        n_cards = len(deck) if lv.hand else min(len(deck), n_cells + lv.discards)
+        self.cards = [int(c) for c in deck[:n_cards]]
+        far = _distance_from_start(geo)
+        x = self.x = [[m.NewBoolVar(f"x{t}_{c}") for c in range(n_cells)] for t in range(n_cards)]
+        for t in range(n_cards):
+            for c in range(n_cells):
+                if (t < setup) != (c in centre) or (
+                        t >= setup and not lv.hand and far[c] > t - setup + 1):
+                    m.Add(x[t][c] == 0)  # the setup on the centre; a card near its turn
+            m.AddAtMostOne(x[t])
         for c in range(n_cells):
-            if c not in centre:
-                m.ub[X[t][c]] = 0.0
-    for t in range(setup, n_cells):
+            m.AddExactlyOne([x[t][c] for t in range(n_cards)])
+        for t in range(setup):
+            m.AddExactlyOne([x[t][c] for c in centre])
+        turn = self.turn = [m.NewIntVar(0, n_cards - 1, f"turn{c}") for c in range(n_cells)]
+        if lv.hand:
+            for c in range(n_cells):
+                m.Add(turn[c] <= n_cells - 1)
+                m.Add(turn[c] >= sum(drawn_by(lv, setup, t) * x[t][c] for t in range(n_cards)))
+            m.AddAllDifferent(turn)
+            for t in range(setup):
+                for c in centre:
+                    m.Add(turn[c] == t).OnlyEnforceIf(x[t][c])
+        else:
+            for c in range(n_cells):
+                m.Add(turn[c] == sum(t * x[t][c] for t in range(n_cards)))
         for c in range(n_cells):
             if c in centre:
-                m.ub[X[t][c]] = 0.0
                 continue
-            nb = [int(d) for d in geo.neighbours[c] if d >= 0]
-            m.row([(X[t][c], 1.0)] + [(X[s][d], -1.0) for d in nb for s in range(t)], hi=0.0)
-    pre = [] if prefix is None else [(int(a), int(b)) for a, b in np.asarray(prefix).reshape(-1, 2)]
-    for t, (card, cell) in enumerate(pre):
-        if t >= n_cells or card != cards[t] or not 0 <= cell < n_cells:
-            raise ValueError("the decisions given are not a game of this deck")
-        m.lb[X[t][cell]] = 1.0
-    const = 0.0
-    for li in range(lv.size * 2):
-        const += line(m, lv, cards, X, [int(c) for c in geo.lines[li, : lv.size]])
-    return m, X, const
-
-
-def _ranges(ns) -> str:
-    out, run = [], []
-    for k in ns:
-        if run and k == run[-1] + 1:
-            run.append(k)
+            earlier = []
+            for d in geo.neighbours[c]:
+                if d >= 0:
+                    e = m.NewBoolVar("")
+                    m.Add(turn[int(d)] < turn[c]).OnlyEnforceIf(e)
+                    earlier.append(e)
+            m.AddBoolOr(earlier)
+        n_lines = 2 * lv.size + (2 if lv.diagonals else 0)
+        board = Board(m, x, self.cards)
+        values = [line_value(board, lv, [int(c) for c in geo.lines[li, : lv.size]])
+                  for li in range(n_lines)]
+        if lv.aggregation == L.AGG_MIN_X10:
+            low = m.NewIntVar(-10, 40, "lowest")
+            for v in values:
+                m.Add(low <= v)
+            self.result, self.scale = low, 10
+        elif lv.aggregation == L.AGG_MARKERS_X10:
+            self.result, self.scale = sum(values), 10  # the lines' values are markers here
         else:
-            if run:
-                out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-            run = [k]
-    out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-    return ", ".join(out)
+            self.result, self.scale = sum(values), 1
+        m.Maximize(self.result)
+
+    def decisions(self, moves) -> list[tuple[int, int, int]]:
+        """(card index, cell or -1, turn) of each decision of ``moves`` (rows (card, cell or
+        -1) in the order played); :class:`ValueError` where they are not a game of the deck."""
+        lv, out = self.level, []
+        index = {card: t for t, card in enumerate(self.cards)}
+        rows = [(int(a), int(b)) for a, b in np.asarray(moves).reshape(-1, 2) if a >= 0]
+        placed = 0
+        for k, (card, cell) in enumerate(rows):
+            t = index.get(card)
+            if (t is None or not -1 <= cell < lv.cells or (not lv.hand and t != k)
+                    or (cell < 0 and not lv.discards)):
+                raise ValueError("the decisions given are not a game of this deck")
+            out.append((t, cell, placed))
+            placed += cell >= 0
+        return out
+
+    def fix(self, moves) -> None:
+        """Fix the decisions ``moves`` (a game's first decisions)."""
+        for t, cell, turn in self.decisions(moves):
+            if cell < 0:
+                self.model.Add(sum(self.x[t]) == 0)
+            else:
+                self.model.Add(self.x[t][cell] == 1)
+                if self.level.hand:
+                    self.model.Add(self.turn[cell] == turn)
+
+    def hint(self, moves, cp_model, seconds: float) -> float:
+        """Start the solver from the whole game ``moves``: the game is first completed into a
+        value of every variable of the model (a short solve with its cells assumed), which
+        becomes the hint, so that the solver's first solution is that game. Returns the
+        deterministic time the completion took."""
+        m = self.model
+        at = [(t, cell, turn) for t, cell, turn in self.decisions(moves) if cell >= 0]
+        if self.level.hand:
+            for t, cell, turn in at:
+                m.AddHint(self.turn[cell], turn)
+        m.AddAssumptions([self.x[t][cell] for t, cell, _ in at])
+        solver = _solver(cp_model, seconds)
+        status = solver.Solve(m)
+        m.ClearAssumptions()
+        m.ClearHints()
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            values = list(solver.ResponseProto().solution)
+            m.Proto().solution_hint.vars.extend(range(len(values)))
+            m.Proto().solution_hint.values.extend(values)
+        return solver.deterministic_time
+
+    def moves(self, solver) -> np.ndarray:
+        """The solver's game as decisions (rows (card, cell or -1), padded with -1)."""
+        from ..runs.loop import max_moves
+
+        lv = self.level
+        cell_of = {t: c for t, row in enumerate(self.x) for c, v in enumerate(row)
+                   if solver.BooleanValue(v)}
+        if lv.hand:
+            turns = {c: solver.Value(self.turn[c]) for c in range(lv.cells)}
+            rows = [(self.cards[t], c) for t, c in sorted(cell_of.items(),
+                                                          key=lambda tc: turns[tc[1]])]
+        else:
+            rows, placed = [], 0
+            for t, card in enumerate(self.cards):
+                if placed == lv.cells:
+                    break  # the rest are never drawn
+                rows.append((card, cell_of.get(t, -1)))
+                placed += t in cell_of
+        out = np.full((max_moves(lv), 2), -1, np.int8)
+        out[: len(rows)] = rows
+        return out
 
 
-def exact(level: int | Level, deck: np.ndarray, seconds: float = 10.0, prefix=None) -> Exact:
-    """Solve the deal's exact model within ``seconds`` (see the module)."""
-    from scipy.optimize import Bounds, LinearConstraint
-    from scipy.sparse import csr_matrix
+def drawn_by(level: Level, setup: int, t: int) -> int:
+    """The first turn at which card ``t`` (draw order) can be placed: the setup cards at
+    their own turn; with a hand of ``h`` the first hand's ``h`` cards at the first turn after
+    the setup, every later card one turn after the card ``h`` before it."""
+    if t < setup or not level.hand:
+        return t
+    return max(setup, t - (level.hand - 1))
 
-    from ..runs.loop import max_moves
-    from .warm import checked
 
-    milp = _milp()
+def _distance_from_start(geo) -> list[int]:
+    """Steps from each cell to the nearest setup cell (a card ``k`` turns after the setup lies
+    at most ``k`` steps out)."""
+    n = geo.size
+    return [min(abs(c // n - s // n) + abs(c % n - s % n) for s in geo.centre)
+            for c in range(n * n)]
+
+
+def _solver(cp_model, seconds: float):
+    """CP-SAT on one thread, its whole portfolio in turns, stopped by deterministic time: the
+    same answer on any machine."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.interleave_search = True
+    solver.parameters.max_deterministic_time = float(seconds)
+    return solver
+
+
+def _replayed_score(lv: Level, deck, value: int, moves, optimal: bool) -> int:
+    """The real result of the solver's game, replayed through the engine: at least the model's
+    ``value`` (the model never values a line above its score), and equal to it when proven
+    optimal; :class:`RuntimeError` otherwise (a fault of the model)."""
+    from .warm import replayed
+
+    what = f"level {lv.number}: the exact model's game"
+    try:
+        got, played = replayed(lv, np.asarray(deck), moves)
+    except ValueError:
+        raise RuntimeError(f"{what} is not a legal game of its deck") from None
+    if got < value or (optimal and got != value) or not np.array_equal(played, moves):
+        raise RuntimeError(f"{what} replays to {got}, not {value}")
+    return int(got)
+
+
+def build(level: int | Level, deck: np.ndarray, prefix=None) -> DealModel:
+    """The model of the deal ``deck`` (draw order) after the decisions ``prefix``."""
+    dm = DealModel(get_level(level), np.asarray(deck))
+    if prefix is not None:
+        dm.fix(prefix)
+    return dm
+
+
+def exact(level: int | Level, deck: np.ndarray, seconds: float = 10.0, prefix=None,
+          start=None, at_least: int | None = None, at_most: float | None = None) -> Exact:
+    """Solve the deal's exact model within ``seconds`` of deterministic time (see the
+    module). ``prefix``: decisions fixed; ``start``: a whole game to start from (its moves);
+    ``at_least``/``at_most``: a result the best game reaches / a proven bound already known,
+    which the solver may use to stop early (neither changes the optimum)."""
+    cp_model = _cp_model()
     lv = get_level(level)
     t0 = time.perf_counter()
-    m, X, const = build(lv, deck, prefix)
-    A = csr_matrix((m.vals, (m.rows, m.cols)), shape=(len(m.lo), len(m.lb)))
-    res = milp(-np.asarray(m.cost), constraints=LinearConstraint(A, m.lo, m.hi),
-               integrality=np.asarray(m.integer), bounds=Bounds(m.lb, m.ub),
-               options={"time_limit": float(seconds), "disp": False, "mip_rel_gap": 0.0})
-    step = 10 if lv.aggregation == L.AGG_MARKERS_X10 else 1
-    dual = getattr(res, "mip_dual_bound", None)
-    if res.status == 0:
-        dual = -res.fun if dual is None or not np.isfinite(dual) else -dual
-    elif dual is None or not np.isfinite(dual):
-        dual = math.inf
-    else:
-        dual = -dual
-    bound = math.inf if not np.isfinite(dual) else math.floor((dual + const + _TOL) / step) * step
+    dm = build(lv, deck, prefix)
+    work = 0.0
+    if start is not None:
+        work = dm.hint(start, cp_model, min(1.0, seconds))
+    if at_least is not None:
+        dm.model.Add(dm.result * dm.scale >= int(at_least))
+    if at_most is not None and math.isfinite(at_most):
+        dm.model.Add(dm.result * dm.scale <= int(math.floor(at_most)))
+    solver = _solver(cp_model, seconds)
+    status = solver.Solve(dm.model)
     seconds_used = time.perf_counter() - t0
-    hit = res.status == 1
-    if res.status != 0:
-        if res.status == 2:
-            raise ValueError("the decisions given are not a game of this deck")
-        return Exact(lv.number, False, None, None, bound, seconds_used, hit)
-    x = np.asarray(res.x)
-    n_cells = lv.cells
-    moves = np.full((max_moves(lv), 2), -1, np.int8)
-    for t in range(n_cells):
-        moves[t, 0] = deck[t]
-        moves[t, 1] = int(np.argmax([x[X[t][c]] for c in range(n_cells)]))
-    value = int(round(-res.fun + const))
-    checked(lv, np.asarray(deck), value, moves, f"level {lv.number}: the exact model's game")
-    return Exact(lv.number, True, value, moves, value, seconds_used, False)
+    if status == cp_model.INFEASIBLE:
+        if at_least is not None or at_most is not None:
+            raise ValueError("the given result or bound does not hold for this deal")
+        raise ValueError("the decisions given are not a game of this deck")
+    optimal = status == cp_model.OPTIMAL
+    step = dm.scale
+    known = float(math.floor(at_most)) if at_most is not None and math.isfinite(at_most) else math.inf
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # stopped before a first game:
+        return Exact(lv.number, False, None, None, known, seconds_used, True,  # no bound yet
+                     work + solver.deterministic_time)
+    bound = min(known, math.floor(solver.BestObjectiveBound() + 1e-6) * step)
+    value = int(round(solver.ObjectiveValue())) * step
+    moves = dm.moves(solver)
+    value = _replayed_score(lv, deck, value, moves, optimal)
+    return Exact(lv.number, optimal, value, moves, float(value if optimal else bound),
+                 seconds_used, not optimal, work + solver.deterministic_time)

@@ -119,21 +119,19 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
         if warm[0] > found:
             best, by, best_moves = int(warm[0]), "warm", np.asarray(warm[1], np.int8)
     b = level_bound(lv, deck)
-    ex = None
-    if exact_seconds > 0:
-        from .exact import exact, supported
-
-        if supported(lv) and not (b is not None and best >= b):  # not already proven
-            ex = exact(lv, deck, exact_seconds)
-            if ex.optimal and ex.found > best:
-                best, by, best_moves = ex.found, "exact", ex.moves
-            if math.isfinite(ex.bound):
-                b = ex.bound if b is None else min(b, ex.bound)
     if lp_passes > 0:
         from .partition import partition_bound
 
         lp = partition_bound(lv, deck, seconds=float("inf"), max_passes=int(lp_passes))
         b = b if lp is None else min(b, lp)
+    ex = None
+    if exact_seconds > 0 and not (b is not None and best >= b):  # not already proven
+        from .exact import exact
+
+        ex = exact(lv, deck, exact_seconds, start=best_moves, at_least=best, at_most=b)
+        if ex.found is not None and ex.found > best:
+            best, by, best_moves = ex.found, "exact", ex.moves
+        b = ex.bound if b is None else min(b, ex.bound)
     return Foresight(lv.number, int(game), game_seed(seed, game), best,
                      None if b is None else float(b), b is not None, deck, best_moves,
                      time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by,

@@ -1,0 +1,53 @@
+"""The design bound's table (numberup/data/design.csv): every count vector of the placed values
+of a chapter-2 level solved once (`numberup.analysis.design.solve`), its proven bound kept.
+
+    python results/design.py --level 8 --seconds 120 [--jobs 2]
+
+Rows already in the table for the level are kept (the same count vector and limit give the
+same figure on any machine), so an interrupted run continues where it stopped.
+Columns: level, counts (cards of each value, space-separated), bound (proven), best (the best
+layout's result found), optimal, seconds (the deterministic limit), work (deterministic time
+used).
+"""
+
+import argparse
+import csv
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from numberup.analysis.design import every_count, solve
+
+PATH = Path("numberup/data/design.csv")
+FIELDS = ["level", "counts", "bound", "best", "optimal", "seconds", "work"]
+
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--level", type=int, required=True)
+ap.add_argument("--seconds", type=float, default=120.0)
+ap.add_argument("--jobs", type=int, default=1)
+args = ap.parse_args()
+
+rows = list(csv.DictReader(PATH.open())) if PATH.exists() else []
+done = {(int(r["level"]), r["counts"]) for r in rows}
+todo = [c for c in every_count(args.level)
+        if (args.level, " ".join(map(str, c))) not in done]
+print(f"level {args.level}: {len(todo)} count vectors to solve, {args.seconds} s each")
+
+
+def write():
+    rows.sort(key=lambda r: (int(r["level"]), [int(k) for k in r["counts"].split()]))
+    tmp = PATH.with_suffix(".tmp")
+    with tmp.open("w", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    tmp.replace(PATH)
+
+
+with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    for k, d in enumerate(pool.map(lambda c: solve(args.level, c, args.seconds), todo)):
+        rows.append({"level": d.level, "counts": " ".join(map(str, d.counts)), "bound": d.bound,
+                     "best": d.best, "optimal": int(d.optimal), "seconds": args.seconds,
+                     "work": round(d.work, 1)})
+        write()
+        print(f"{k + 1}/{len(todo)} {d.counts}: bound {d.bound}, best {d.best}"
+              f"{' (optimal)' if d.optimal else ''}", flush=True)
