@@ -54,7 +54,8 @@ from .group import cli
               help="Also solve each deal's exact model (a constraint programme of every rule, "
                    "every level; OR-Tools CP-SAT: pip install 'numberup[exact]') for up to this "
                    "much of the solver's deterministic time on one thread (about a second of a "
-                   "typical core each; the same answer on any machine), started from the found "
+                   "typical core each: the same answer whatever --jobs and the machine's speed, with the "
+                   "same OR-Tools), started from the found "
                    "game: a better game it finds is kept (found_by exact), its proven bound "
                    "tightens the bound, and where it proves the optimum the deal is solved. "
                    "0: no exact model.")
@@ -73,9 +74,10 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
     found is the better of it and the warm game (by default best's own game on the deal,
     --warm-player; and any --warm log's), so it is a floor of what perfect foresight reaches
     on that deal and never below the warm game. The search alone and the warm games are
-    reported apart. Where a proven upper
-    bound is known (from relaxations that drop the order and adjacency rules) it is reported
-    too; it is never a heuristic figure.
+    reported apart. With --exact each deal's exact model (every rule, CP-SAT) also runs,
+    started from the found game: it may find a better game, and it may prove the optimum.
+    Where a proven upper bound is known (from relaxations that drop the order and adjacency
+    rules, or from the exact model) it is reported too; it is never a heuristic figure.
 
     Per level: mean found result, P(found >= bronze/silver/gold) with 95% intervals ("with
     foresight, gold is reachable on at least X% of deals") and, where bounds exist, the mean
@@ -96,6 +98,7 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
       numberup hindsight --level 14 --games 100
       numberup hindsight --level 19 --games 200 --warm runs/compare.jsonl
       numberup hindsight --level all --games 500 --seed 2026 --out runs/hindsight
+      numberup hindsight --level 3 --games 20 --exact 10
     """
     from numberup.analysis.hindsight import run_levels
     from numberup.analysis.warm import read_log

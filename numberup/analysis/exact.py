@@ -24,8 +24,8 @@ its real value, and one choice reaches it: the model's optimum is the deal's bes
 solver's bound a proven bound of every game on it.
 
 The solver runs on one thread with a deterministic time limit (CP-SAT's own measure of work,
-about a second of a typical core each), so the same deal gives the same answer on any machine
-and whatever ``--jobs``. A game it returns is replayed through the engine, which must give the
+about a second of a typical core each), so the same deal gives the same answer whatever
+``--jobs`` and the machine's speed (with the same OR-Tools). A game it returns is replayed through the engine, which must give the
 model's result. It starts from a given game (the best the searches found) and is told a known
 upper bound, so it stops as soon as it proves either.
 """

@@ -105,6 +105,16 @@ def test_hindsight_keeps_the_exact_outcome_per_deal():
     assert (off["exact"] == "").all() and (off["exact_seconds"] == 0).all()
 
 
+def test_hindsight_with_the_exact_model_does_not_depend_on_jobs():
+    """Level 18 (a hand of five): the model finds better games than the beam there, and the
+    same ones on one thread or two."""
+    runs = [hindsight.run_level(18, 2026, 2, jobs=jobs, width=2, pilot=None, warm=None,
+                                exact_seconds=1).deals() for jobs in (1, 2)]
+    for col in ("found", "found_by", "bound", "optimal", "exact"):
+        assert runs[0][col].tolist() == runs[1][col].tolist()
+    assert (runs[0]["found"] >= runs[0]["search"]).all()
+
+
 def test_bad_decisions_are_refused():
     deck = hindsight.deal(1, 1, 0)
     with pytest.raises(ValueError, match="not a game of this deck"):
