@@ -30,7 +30,7 @@ args = ap.parse_args()
 frames = []
 for run in args.runs:
     d = pd.read_csv(run / "deals.csv")
-    d = d[d.game < args.games].assign(run=run.name)
+    d = d[d.game < args.games].assign(run=run.as_posix().removeprefix("results/runs/"))
     frames.append(d[["level", "game", "found", "found_by", "bound", "run"]])
 deals = pd.concat(frames, ignore_index=True)
 best = deals.loc[deals.groupby(["level", "game"]).found.idxmax()].set_index(["level", "game"])

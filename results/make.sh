@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every file in results/ with fixed seeds: `bash results/make.sh` from the
-# repository root (about 30 minutes on a 2-core machine). Each step is one numberup command.
+# repository root (several hours on a 2-core machine: steps 8 and 8b alone take about 6; the
+# steps give their times). Each step is one numberup command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=2026
@@ -136,3 +137,21 @@ table = level_table(pd.read_csv("results/runs/hindsight/deals.csv"), games,
 table.to_csv("results/hindsight.csv", index=False, float_format="%.6g")
 gold_plot(table).save("results/hindsight-gold.png")
 PY
+
+# 8b. the bounds and the exact optima, on the first 100 decks: the rows-and-columns LP bound on
+#     the levels whose cheap bound is loose (39 minutes on two threads), the exact model
+#     (CP-SAT, --exact S: S seconds of its deterministic time a deal, one thread, so the same
+#     figures on any machine) level by level (about 3.6 hours on one thread beside another
+#     run), then the best of all these runs deal by deal
+#     (the best legal game any run found, the tightest bound any run proved)
+EXACT_LEVELS="1:10 2:10 3:10 4:30 6:10 8:10 13:10 18:20 20:10"
+numberup hindsight --level 12,14-20 --games 100 --seed $SEED --jobs 2 --lp-passes 40 \
+    --out $RUNS/hindsight-lp-100 --no-progress --json > $RUNS/hindsight-lp-100.json
+for spec in $EXACT_LEVELS; do
+  lv=${spec%%:*}; s=${spec##*:}; d=$RUNS/hindsight-exact/level-$(printf %02d "$lv")
+  mkdir -p "$d"
+  numberup hindsight --level "$lv" --games 100 --seed $SEED --jobs 1 --exact "$s" --out "$d" \
+      --log "$d/games.jsonl" --no-progress --json > "$d/summary.json"
+done
+python results/hindsight_best.py --games 100 --out $R/hindsight-bounds.csv $RUNS/hindsight \
+    $RUNS/hindsight-lp-100 $RUNS/hindsight-exact/level-*
