@@ -4,7 +4,7 @@ it, a bound is proven whichever run proved it, so both hold together), and per l
 figures issue 25 sets targets on.
 
     python results/hindsight_best.py --games 100 --out results/hindsight-bounds.csv \\
-        results/runs/hindsight results/runs/hindsight-lp-100 results/runs/hindsight-exact-100 ...
+        results/runs/hindsight results/runs/hindsight-lp-100 results/runs/hindsight-exact/level-*
 
 Each argument is a run directory of `numberup hindsight --out` (its deals.csv); only games
 0..games-1 are kept. Columns per level: deals, found_mean, bound_mean, bound_over_found (mean
