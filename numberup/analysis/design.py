@@ -9,7 +9,7 @@ proves it, no relaxation that keeps the rows' and columns' shared cards can do b
 
 The model (CP-SAT): ``x[v, c]`` true when cell ``c`` holds a card of value ``v``; every cell
 one value, every value on as many cells as the deal places; every line scored by the level's
-rule (:func:`numberup.analysis.exact_lines.line_value`, the exact model's own lines). Each
+rule (:func:`numberup.analysis.exact_lines.line_values`, the exact model's own lines). Each
 count vector is solved once, offline, within a deterministic time limit; its proven bound
 (the optimum, where proven) is kept in the package's table ``numberup/data/design.csv``
 (``python results/design.py``), so :func:`bound` is a look-up.
@@ -24,9 +24,8 @@ from importlib import resources
 
 import numpy as np
 
-from ..game import levels as L
 from ..game.levels import Level, get_level
-from .exact_lines import CHAPTER_2, Board, line_value
+from .exact_lines import CHAPTER_2, Board, line_values
 
 
 def applies(level: int | Level) -> bool:
@@ -73,7 +72,7 @@ class Design:
 def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> Design:
     """The best layout of ``count`` (cards of each value) on ``level``'s grid, within
     ``seconds`` of CP-SAT's deterministic time on one thread (the same answer on any machine)."""
-    from .exact import _cp_model
+    from .exact import _cp_model, _solver
 
     cp_model = _cp_model()
     lv = get_level(level)
@@ -81,9 +80,6 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
         raise ValueError(f"level {lv.number}: no design bound (levels 6-10 have one)")
     if len(count) != lv.values or sum(count) != lv.cells:
         raise ValueError(f"level {lv.number}: {lv.values} counts adding up to {lv.cells}")
-    from ..game.grid import geometry
-
-    geo = geometry(lv.size)
     m = cp_model.CpModel()
     cells = range(lv.cells)
     x = [[m.NewBoolVar("") for _ in cells] for _ in range(lv.values)]
@@ -92,14 +88,8 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
     for v in range(lv.values):
         m.Add(sum(x[v]) == int(count[v]))
     cards = [v * 8 for v in range(lv.values)]  # one card of each value stands for them all
-    board = Board(m, x, cards)
-    values = [line_value(board, lv, [int(c) for c in geo.lines[li, : lv.size]])
-              for li in range(2 * lv.size)]
-    m.Maximize(sum(values))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.interleave_search = True
-    solver.parameters.max_deterministic_time = float(seconds)
+    m.Maximize(sum(line_values(Board(m, x, cards), lv)))
+    solver = _solver(cp_model, seconds)
     status = solver.Solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RuntimeError(f"level {lv.number} {count}: no layout within {seconds} s")

@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import InputError
 from ..game import levels as L
 from ..game.levels import Level, get_level
-from .exact_lines import Board, line_value
+from .exact_lines import Board, line_values
 
 LEVELS = tuple(range(1, 21))
 
@@ -129,10 +129,7 @@ class DealModel:
                     m.Add(turn[int(d)] < turn[c]).OnlyEnforceIf(e)
                     earlier.append(e)
             m.AddBoolOr(earlier)
-        n_lines = 2 * lv.size + (2 if lv.diagonals else 0)
-        board = Board(m, x, self.cards)
-        values = [line_value(board, lv, [int(c) for c in geo.lines[li, : lv.size]])
-                  for li in range(n_lines)]
+        values = line_values(Board(m, x, self.cards), lv)
         if lv.aggregation == L.AGG_MIN_X10:
             low = m.NewIntVar(-10, 40, "lowest")
             for v in values:

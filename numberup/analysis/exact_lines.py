@@ -176,6 +176,17 @@ class _Line:
         return sum(v * p for (v, *_), p in zip(self.options, picks) if v) + chip
 
 
+def line_values(board: Board, lv: Level) -> list:
+    """The modelled value of every line of ``lv``'s grid (rows, columns, and the diagonals
+    where the level scores them), in the geometry's line order."""
+    from ..game.grid import geometry
+
+    lines = geometry(lv.size).lines
+    n_lines = 2 * lv.size + (2 if lv.diagonals else 0)
+    return [line_value(board, lv, [int(c) for c in lines[li, : lv.size]])
+            for li in range(n_lines)]
+
+
 def line_value(board: Board, lv: Level, cells: list[int]):
     """The modelled value of the line on ``cells`` (an expression; checkmarkers on levels 12 and
     14)."""
