@@ -1,13 +1,16 @@
-"""The design bound's table (numberup/data/design.csv): every count vector of the placed values
-of a chapter-2 level solved once (`numberup.analysis.design.solve`), its proven bound kept.
+"""The tables of chapter 2's count-vector bounds: every count vector of the placed values of a
+level solved once, its proven bound kept, for the design bound (numberup/data/design.csv,
+`numberup.analysis.design.solve`) or the crossing bound (numberup/data/crossing.csv,
+`numberup.analysis.crossing.solve`).
 
     python results/design.py --level 8 --seconds 120 [--jobs 2]
+    python results/design.py --bound crossing --level 9 --seconds 60
 
 Rows already in the table for the level are kept (the same count vector and limit give the
 same figure on any machine), so an interrupted run continues where it stopped.
-Columns: level, counts (cards of each value, space-separated), bound (proven), best (the best
-layout's result found), optimal, seconds (the deterministic limit), work (deterministic time
-used).
+Columns: level, counts (cards of each value, space-separated), bound (proven), best (design
+only: the best layout's result found), optimal, seconds (the deterministic limit), work
+(deterministic time used).
 """
 
 import argparse
@@ -15,16 +18,19 @@ import csv
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from numberup.analysis.design import every_count, solve
-
-PATH = Path("numberup/data/design.csv")
-FIELDS = ["level", "counts", "bound", "best", "optimal", "seconds", "work"]
+from numberup.analysis import crossing, design
+from numberup.analysis.design import every_count
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--bound", choices=["design", "crossing"], default="design")
 ap.add_argument("--level", type=int, required=True)
 ap.add_argument("--seconds", type=float, default=120.0)
 ap.add_argument("--jobs", type=int, default=1)
 args = ap.parse_args()
+solve = {"design": design.solve, "crossing": crossing.solve}[args.bound]
+PATH = Path(f"numberup/data/{args.bound}.csv")
+FIELDS = ["level", "counts", "bound"] + ["best"] * (args.bound == "design") + [
+    "optimal", "seconds", "work"]
 
 rows = list(csv.DictReader(PATH.open())) if PATH.exists() else []
 done = {(int(r["level"]), r["counts"]) for r in rows}
@@ -45,9 +51,12 @@ def write():
 
 with ThreadPoolExecutor(max_workers=args.jobs) as pool:
     for k, d in enumerate(pool.map(lambda c: solve(args.level, c, args.seconds), todo)):
-        rows.append({"level": d.level, "counts": " ".join(map(str, d.counts)), "bound": d.bound,
-                     "best": d.best, "optimal": int(d.optimal), "seconds": args.seconds,
-                     "work": round(d.work, 1)})
+        row = {"level": d.level, "counts": " ".join(map(str, d.counts)), "bound": d.bound,
+               "optimal": int(d.optimal), "seconds": args.seconds, "work": round(d.work, 1)}
+        if args.bound == "design":
+            row["best"] = d.best
+        rows.append(row)
         write()
-        print(f"{k + 1}/{len(todo)} {d.counts}: bound {d.bound}, best {d.best}"
+        print(f"{k + 1}/{len(todo)} {d.counts}: bound {d.bound}"
+              f"{f', best {d.best}' if args.bound == 'design' else ''}"
               f"{' (optimal)' if d.optimal else ''}", flush=True)

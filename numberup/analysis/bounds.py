@@ -20,6 +20,11 @@ Every bound here drops rules, so it can only be at or above the best legal game:
 - **Design** (chapter 2, where the package's table has the deal's value counts): the best
   layout of the placed values, order and adjacency dropped, solved once per count vector
   (:mod:`numberup.analysis.design`).
+- **Crossing** (chapter 2, from the package's table): the row partition and the column
+  partition together, each value's row and column counts those of one 0/1 matrix
+  (:mod:`numberup.analysis.crossing`).
+- **Colour supply** (levels 1, 2, 4, 5): what each colour's cards can give the rows and the
+  columns at once (:mod:`numberup.analysis.supply`).
 """
 
 from __future__ import annotations
@@ -161,30 +166,16 @@ def _partition_table(p, lines, values, base, modes, mode_value):
     return best
 
 
-def _modes(values: int, n: int) -> list[tuple[int, ...]]:
-    """Every value-count vector of ``n`` cards over ``values`` values."""
-    if values == 1:
-        return [(n,)]
-    return [(k,) + rest for k in range(n + 1) for rest in _modes(values - 1, n - k)]
-
-
 @cache
 def _partition(number: int) -> np.ndarray:
     from ..game.grid import geometry
 
+    from .crossing import mode_values
+
     lv = get_level(number)
-    n, base = lv.size, lv.colours + 1
-    p = L.PARAMS[number]
-    lines = geometry(n).lines
-    modes = np.array(_modes(lv.values, n), np.int64)
-    grid = np.full(n * n, -1, np.int8)
-    mode_value = np.zeros(len(modes), np.int64)
-    for k, mode in enumerate(modes):
-        cells = [v * 8 + c for v in range(lv.values) for c in range(mode[v])]  # distinct colours
-        grid[:n] = cells
-        points, markers = _line_score(p, grid, lines, np.int64(0), n)
-        mode_value[k] = _line_value(points, markers)
-    return _partition_table(p, lines, lv.values, base, modes, mode_value)
+    modes, values = mode_values(number)
+    return _partition_table(L.PARAMS[number], geometry(lv.size).lines, lv.values, lv.colours + 1,
+                            np.array(modes, np.int64), np.array(values, np.int64))
 
 
 def row_partition(level: int | Level, deck: np.ndarray) -> int | None:
@@ -201,8 +192,9 @@ def row_partition(level: int | Level, deck: np.ndarray) -> int | None:
 
 def bound(level: int | Level, deck: np.ndarray) -> int:
     """The tightest proven upper bound known here for every game on this deal."""
-    lv = get_level(level)
-    from .design import bound as design_bound
+    from . import crossing, design, supply
 
-    return min(b for b in (line_cap(lv, deck), row_partition(lv, deck), design_bound(lv, deck))
+    lv = get_level(level)
+    return min(b for b in (line_cap(lv, deck), row_partition(lv, deck), design.bound(lv, deck),
+                           crossing.bound(lv, deck), supply.bound(lv, deck))
                if b is not None)
