@@ -4,7 +4,7 @@ level solved once, its proven bound kept, for the design bound (numberup/data/de
 `numberup.analysis.crossing.solve`).
 
     python results/design.py --level 8 --seconds 120 [--jobs 2]
-    python results/design.py --bound crossing --level 9 --seconds 60
+    python results/design.py --bound crossing --level 9 --seconds 60 [--decks 100]
 
 Rows already in the table for the level are kept (the same count vector and limit give the
 same figure on any machine), so an interrupted run continues where it stopped.
@@ -26,6 +26,9 @@ ap.add_argument("--bound", choices=["design", "crossing"], default="design")
 ap.add_argument("--level", type=int, required=True)
 ap.add_argument("--seconds", type=float, default=120.0)
 ap.add_argument("--jobs", type=int, default=1)
+ap.add_argument("--decks", type=int, default=None,
+                help="only the count vectors the first N decks of --seed place")
+ap.add_argument("--seed", type=int, default=2026)
 args = ap.parse_args()
 solve = {"design": design.solve, "crossing": crossing.solve}[args.bound]
 PATH = Path(f"numberup/data/{args.bound}.csv")
@@ -36,6 +39,11 @@ rows = list(csv.DictReader(PATH.open())) if PATH.exists() else []
 done = {(int(r["level"]), r["counts"]) for r in rows}
 todo = [c for c in every_count(args.level)
         if (args.level, " ".join(map(str, c))) not in done]
+if args.decks is not None:
+    from numberup.game.cards import deal
+
+    placed = {design.counts(args.level, deal(args.level, args.seed, g)) for g in range(args.decks)}
+    todo = [c for c in todo if c in placed]
 print(f"level {args.level}: {len(todo)} count vectors to solve, {args.seconds} s each")
 
 

@@ -41,12 +41,14 @@ def gale_ryser(rows: tuple[int, ...], cols: tuple[int, ...]) -> bool:
     return all(sum(ordered[:k]) <= sum(min(c, k) for c in cols) for k in range(1, len(rows) + 1))
 
 
-def _sums(total: int, lines: int) -> list[tuple[int, ...]]:
-    """Every non-increasing list of ``lines`` counts, each at most ``lines``, adding to ``total``."""
+def _sums(total: int, lines: int, most: int | None = None) -> list[tuple[int, ...]]:
+    """Every non-increasing list of ``lines`` counts, each at most ``most`` (default: ``lines``,
+    the cells of a line), adding to ``total``."""
+    most = lines if most is None else most
     if lines == 0:
         return [()] if total == 0 else []
-    return [(a,) + rest for a in range(min(total, lines), -1, -1)
-            for rest in _sums(total - a, lines - 1) if not rest or rest[0] <= a]
+    return [(a,) + rest for a in range(min(total, most), -1, -1)
+            for rest in _sums(total - a, lines - 1, a)]
 
 
 @cache

@@ -26,6 +26,25 @@ def test_gale_ryser_against_every_small_matrix():
             assert crossing.gale_ryser(rows, cols) == ((rows, cols) in seen)
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_lists_of_sums_are_every_list(n):
+    for total in range(n * n + 1):
+        every = {tuple(sorted(c, reverse=True))
+                 for c in itertools.product(range(n + 1), repeat=n) if sum(c) == total}
+        assert sorted(crossing._sums(total, n)) == sorted(every)
+
+
+def test_crossings_against_every_small_matrix():
+    n = 3
+    seen = {}
+    for bits in itertools.product((0, 1), repeat=n * n):
+        rows = tuple(sorted((sum(bits[r * n: r * n + n]) for r in range(n)), reverse=True))
+        cols = tuple(sorted((sum(bits[c::n]) for c in range(n)), reverse=True))
+        seen.setdefault(sum(bits), set()).add((rows, cols))
+    for total, pairs in seen.items():
+        assert set(crossing.crossings(total, n)) == pairs
+
+
 def test_two_rows_of_three_need_three_columns():
     assert not crossing.gale_ryser((3, 3, 0, 0, 0), (3, 3, 0, 0, 0))
     assert crossing.gale_ryser((3, 3, 0, 0, 0), (2, 2, 2, 0, 0))
