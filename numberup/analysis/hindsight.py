@@ -95,7 +95,10 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     the bound is the same on any machine). ``pilot``: a player spec whose playouts also run
     the nested Monte Carlo search (:mod:`numberup.analysis.pilot`, ``pilot_width`` actions a
     decision, the best of ``pilot_restarts`` searches, seeded by the game's seed); the
-    search's result is the better of the beam's and that one (``None``: the beam alone). ``exact_seconds`` > 0: the deal's exact model too
+    search's result is the better of the beam's and that one (``None``: the beam alone).
+    ``exact_seconds`` > 0: on level 4 the bound is also at most the colour supply with each
+    line's two colours apart (:func:`numberup.analysis.supply.paired_bound`), and the deal's
+    exact model runs too
     (:mod:`numberup.analysis.exact`, on the levels it models, where found does not already
     meet the bound) within that time: its proven optimum (``found_by`` exact where it beats
     the rest) or its proven bound."""
@@ -124,6 +127,11 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
 
         lp = partition_bound(lv, deck, seconds=float("inf"), max_passes=int(lp_passes))
         b = b if lp is None else min(b, lp)
+    if exact_seconds > 0:  # OR-Tools is there: level 4's colour supply with its pairs apart
+        from .supply import paired_bound
+
+        paired = paired_bound(lv, deck)
+        b = b if paired is None else min(b, paired)
     ex = None
     if exact_seconds > 0 and not (b is not None and best >= b):  # not already proven
         from .exact import exact

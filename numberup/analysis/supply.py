@@ -21,6 +21,7 @@ adjacency, where in a line a card lies and that a card's row and column take the
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import numpy as np
@@ -116,14 +117,10 @@ def _lines_value(cumulative, need, worth, rest, n):
     return total + left * rest
 
 
-def bound(level: int | Level, deck: np.ndarray) -> int | None:
-    """The colour-supply bound of the deal (see the module), or ``None`` where there is none."""
+def _setting(lv: Level, deck: np.ndarray):
+    """(thetas, worth per tier, rest, services a served line needs, {colour: its placed values})."""
     from .exact_lines import points_value
 
-    lv = get_level(level)
-    if not applies(lv):
-        return None
-    n = lv.size
     target = int(lv.targets[0])
     thetas = tuple(range(target, target - TIERS, -1))
     worth = [points_value(lv.number, t)[0] for t in thetas]
@@ -132,6 +129,16 @@ def bound(level: int | Level, deck: np.ndarray) -> int | None:
     by_colour: dict[int, list[int]] = {}
     for card in np.asarray(deck[: lv.cells], np.int64):
         by_colour.setdefault(int(card) % 8, []).append(int(card) // 8 + 1)
+    return thetas, worth, rest, need, by_colour
+
+
+def bound(level: int | Level, deck: np.ndarray) -> int | None:
+    """The colour-supply bound of the deal (see the module), or ``None`` where there is none."""
+    lv = get_level(level)
+    if not applies(lv):
+        return None
+    n = lv.size
+    thetas, worth, rest, need, by_colour = _setting(lv, deck)
     cap = need * n
     reach = [(0,) * (2 * TIERS)]
     for values in by_colour.values():
@@ -142,3 +149,52 @@ def bound(level: int | Level, deck: np.ndarray) -> int | None:
                           for r in reach for o in options)
     return max(_lines_value(s[:TIERS], need, worth, rest, n)
                + _lines_value(s[TIERS:], need, worth, rest, n) for s in reach)
+
+
+def paired_bound(level: int | Level, deck: np.ndarray, seconds: float = 10.0) -> int | None:
+    """Level 4's colour-supply bound with each line's two colours told apart (OR-Tools CP-SAT,
+    one thread, ``seconds`` of its deterministic time: the same figure on any machine), or
+    ``None`` on the other levels. :func:`bound` adds the colours' services up, so one colour
+    may count twice in a line; here each line is given its tier and the colours serving it,
+    each colour at most once a line and within one of its ways of serving (:func:`services`).
+    Rows (and columns) are interchangeable, so they are taken in order of value. Its proven
+    bound, never above :func:`bound`'s."""
+    from .exact import _cp_model, _solver
+
+    lv = get_level(level)
+    if not applies(lv) or lv.rule != L.RULE_COLOUR_SECOND:
+        return None
+    cp_model = _cp_model()
+    n = lv.size
+    thetas, worth, rest, need, by_colour = _setting(lv, deck)
+    m = cp_model.CpModel()
+    lines, tiers = range(2 * n), range(TIERS)
+    serve = {(ln, k, i): m.NewBoolVar("") for ln in lines for k in by_colour for i in tiers}
+    at = {(ln, i): m.NewBoolVar("") for ln in lines for i in tiers}  # the line's tier
+    for ln in lines:
+        m.AddAtMostOne([at[ln, i] for i in tiers])
+        for k in by_colour:
+            m.AddAtMostOne([serve[ln, k, i] for i in tiers])
+        for i in tiers:  # a service at a higher tier serves a lower one too
+            m.Add(sum(serve[ln, k, j] for k in by_colour for j in range(i + 1)) >= need
+                  ).OnlyEnforceIf(at[ln, i])
+    for k, values in by_colour.items():
+        most = min(n, sum(values) // thetas[-1])
+        ways = sorted(services(tuple(sorted(values)), thetas, most))
+        pick = [m.NewBoolVar("") for _ in ways]
+        m.AddExactlyOne(pick)
+        for i in tiers:
+            for side, span in ((0, range(n)), (1, range(n, 2 * n))):
+                m.Add(sum(serve[ln, k, i] for ln in span)
+                      <= sum(b * way[side][i] for b, way in zip(pick, ways)))
+    value = [sum(worth[i] * at[ln, i] for i in tiers)
+             + rest * (1 - sum(at[ln, i] for i in tiers)) for ln in lines]
+    for a in range(n - 1):
+        m.Add(value[a] >= value[a + 1])
+        m.Add(value[n + a] >= value[n + a + 1])
+    m.Maximize(sum(value))
+    solver = _solver(cp_model, seconds)
+    status = solver.Solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return bound(lv, deck)
+    return min(bound(lv, deck), int(math.floor(solver.BestObjectiveBound() + 1e-6)))

@@ -1,7 +1,7 @@
 """The colour-supply bound (numberup.analysis.supply): its enumeration of a colour's services
 against a plain enumeration without its symmetry cut, a hand-worked deal, and the bound never
 below a layout of the deal's cards (improved by swaps, scored by the reference scorer) or a game
-the best player plays."""
+played."""
 
 import itertools
 
@@ -107,9 +107,9 @@ def test_never_below_a_layout_of_the_cards(level):
 
 
 @pytest.mark.parametrize("level", [1, 4, 5])
-def test_never_below_the_best_players_games(level):
+def test_never_below_the_learned_players_games(level):
     lv = get_level(level)
-    for game, (score, _) in player_games(lv, 2026, 0, 4, "best").items():
+    for game, (score, _) in player_games(lv, 2026, 0, 8, "learned").items():
         deck = hindsight.deal(lv, 2026, game)
         assert supply.bound(lv, deck) >= score and bounds.bound(lv, deck) >= score
 
@@ -117,3 +117,22 @@ def test_never_below_the_best_players_games(level):
 def test_only_the_colour_sum_levels_have_one():
     assert [n for n in range(1, 21) if supply.applies(n)] == [1, 2, 4, 5]
     assert supply.bound(3, hindsight.deal(3, 1, 0)) is None
+
+
+def test_level_4s_pairs_apart_never_above_the_sum_nor_below_a_game():
+    """paired_bound tells a line's two colours apart: never above bound's figure (it only adds
+    constraints), never below a climbed layout or the best player's game, and tighter on some
+    deal of the first 16."""
+    rng = np.random.default_rng(4)
+    tighter = False
+    games = player_games(4, 2026, 0, 16, "best")
+    for game in range(16):
+        deck = hindsight.deal(4, 2026, game)
+        paired, summed = supply.paired_bound(4, deck), supply.bound(4, deck)
+        assert paired <= summed
+        assert games[game][0] <= paired
+        if game < 3:
+            assert max(_climbed_layout_scores(4, deck, rng)) <= paired
+        tighter |= paired < summed
+    assert tighter
+    assert supply.paired_bound(1, hindsight.deal(1, 2026, 0)) is None
