@@ -17,19 +17,11 @@ import argparse
 import time
 
 import numpy as np
-from common import machine
+from common import machine, parse_levels
 
 from numberup.analysis import bounds, crossing, design, supply
 from numberup.game.cards import deal
 from numberup.game.levels import get_level
-
-
-def _levels(text: str) -> list[int]:
-    out = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += list(range(int(a), int(b or a) + 1))
-    return out
 
 
 def _older(lv, deck) -> int:
@@ -47,7 +39,7 @@ def main() -> None:
     print("| level | bound | mean before | mean new bound | mean after | first deal s "
           "| s/deal |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    for number in _levels(args.levels):
+    for number in parse_levels(args.levels):
         lv = get_level(number)
         runs = [("supply", supply.bound), ("crossing", crossing.bound),
                 ("paired supply", supply.paired_bound)]

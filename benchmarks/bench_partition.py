@@ -15,19 +15,11 @@ import argparse
 import time
 
 import numpy as np
-from common import machine
+from common import machine, parse_levels
 
 from numberup.analysis import bounds, partition as P
 from numberup.analysis.hindsight import search
 from numberup.game.cards import deal
-
-
-def _levels(text: str) -> list[int]:
-    out = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += list(range(int(a), int(b or a) + 1))
-    return out
 
 
 def main() -> None:
@@ -42,7 +34,7 @@ def main() -> None:
     print("| level | mean bound (new) | mean old bound | mean found | bound/found "
           "| s/deal | max s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for lv in _levels(args.levels):
+    for lv in parse_levels(args.levels):
         decks = [deal(lv, args.seed, g) for g in range(args.deals)]
         P.partition_bound(lv, decks[0], seconds=0.01)  # compile first
         new, times = [], []

@@ -41,3 +41,12 @@ def machine() -> str:
 
     return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, numba {numba.__version__}")
+
+
+def parse_levels(text: str) -> list[int]:
+    """Levels from "1,3,5-7"."""
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out

@@ -25,13 +25,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 import numpy as np
 
 from ..game import levels as L
 from ..game.levels import Level, get_level
-from .design import applies, counts, every_count
+from .design import level_of, look_up, read_table
+from .design import every_count  # noqa: F401 (re-exported: the count vectors it solves)
 
 def gale_ryser(rows: tuple[int, ...], cols: tuple[int, ...]) -> bool:
     """Whether some 0/1 matrix has row sums ``rows`` and column sums ``cols``."""
@@ -109,11 +109,7 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
     from .exact import _cp_model, _solver
 
     cp_model = _cp_model()
-    lv = get_level(level)
-    if not applies(lv):
-        raise ValueError(f"level {lv.number}: no crossing bound (levels 6-10 have one)")
-    if len(count) != lv.values or sum(count) != lv.cells:
-        raise ValueError(f"level {lv.number}: {lv.values} counts adding up to {lv.cells}")
+    lv = level_of(level, count, "crossing")
     n = lv.size
     patterns, values = mode_values(lv.number)
     m = cp_model.CpModel()
@@ -138,23 +134,12 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
                     status == cp_model.OPTIMAL, solver.deterministic_time)
 
 
-@cache
 def table() -> dict[tuple[int, tuple[int, ...]], int]:
     """{(level, counts): proven bound} from the package's ``data/crossing.csv`` (empty when the
     file is absent)."""
-    import csv
-
-    path = resources.files("numberup") / "data" / "crossing.csv"
-    if not path.is_file():
-        return {}
-    with path.open() as f:
-        return {(int(r["level"]), tuple(int(k) for k in r["counts"].split())): int(r["bound"])
-                for r in csv.DictReader(f)}
+    return read_table("crossing")
 
 
 def bound(level: int | Level, deck: np.ndarray) -> int | None:
     """The crossing bound of the deal (a table look-up), or ``None`` where there is none."""
-    lv = get_level(level)
-    if not applies(lv):
-        return None
-    return table().get((lv.number, counts(lv, deck)))
+    return look_up("crossing", level, deck)

@@ -69,17 +69,24 @@ class Design:
     work: float
 
 
+def level_of(level: int | Level, count: tuple[int, ...], name: str) -> Level:
+    """``level`` as a :class:`Level`, :class:`ValueError` where it has no count-vector bound
+    ``name`` or ``count`` is not a count vector of it."""
+    lv = get_level(level)
+    if not applies(lv):
+        raise ValueError(f"level {lv.number}: no {name} bound (levels 6-10 have one)")
+    if len(count) != lv.values or sum(count) != lv.cells:
+        raise ValueError(f"level {lv.number}: {lv.values} counts adding up to {lv.cells}")
+    return lv
+
+
 def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> Design:
     """The best layout of ``count`` (cards of each value) on ``level``'s grid, within
     ``seconds`` of CP-SAT's deterministic time on one thread (the same answer on any machine)."""
     from .exact import _cp_model, _solver
 
     cp_model = _cp_model()
-    lv = get_level(level)
-    if not applies(lv):
-        raise ValueError(f"level {lv.number}: no design bound (levels 6-10 have one)")
-    if len(count) != lv.values or sum(count) != lv.cells:
-        raise ValueError(f"level {lv.number}: {lv.values} counts adding up to {lv.cells}")
+    lv = level_of(level, count, "design")
     m = cp_model.CpModel()
     cells = range(lv.cells)
     x = [[m.NewBoolVar("") for _ in cells] for _ in range(lv.values)]
@@ -102,12 +109,12 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
 
 
 @cache
-def table() -> dict[tuple[int, tuple[int, ...]], int]:
-    """{(level, counts): proven bound} from the package's ``data/design.csv`` (empty when the
-    file is absent)."""
+def read_table(name: str) -> dict[tuple[int, tuple[int, ...]], int]:
+    """{(level, counts): proven bound} from the package's count-vector table
+    ``data/<name>.csv`` (empty when the file is absent)."""
     import csv
 
-    path = resources.files("numberup") / "data" / "design.csv"
+    path = resources.files("numberup") / "data" / f"{name}.csv"
     if not path.is_file():
         return {}
     with path.open() as f:
@@ -115,9 +122,20 @@ def table() -> dict[tuple[int, tuple[int, ...]], int]:
                 for r in csv.DictReader(f)}
 
 
-def bound(level: int | Level, deck: np.ndarray) -> int | None:
-    """The design bound of the deal (a table look-up), or ``None`` where there is none."""
+def table() -> dict[tuple[int, tuple[int, ...]], int]:
+    """The design bound's table, ``data/design.csv`` (:func:`read_table`)."""
+    return read_table("design")
+
+
+def look_up(name: str, level: int | Level, deck: np.ndarray) -> int | None:
+    """The bound the table ``name`` holds for the deal's count vector, or ``None`` (not a
+    chapter-2 level, or the vector not in the table)."""
     lv = get_level(level)
     if not applies(lv):
         return None
-    return table().get((lv.number, counts(lv, deck)))
+    return read_table(name).get((lv.number, counts(lv, deck)))
+
+
+def bound(level: int | Level, deck: np.ndarray) -> int | None:
+    """The design bound of the deal (a table look-up), or ``None`` where there is none."""
+    return look_up("design", level, deck)
