@@ -15,9 +15,9 @@ The bound: the best row patterns and column patterns (each a split of the placed
 the adjacency, and that the values' matrices must fill the grid without overlapping (which the
 design bound, :mod:`numberup.analysis.design`, keeps, but rarely closes). It depends on the deal
 only through how many cards of each value it places, so every count vector is solved once,
-offline, with CP-SAT on one thread within a deterministic limit (``python results/crossing.py``);
-the proven bound is kept in the package's table ``numberup/data/crossing.csv`` and
-:func:`bound` is a look-up.
+offline, with CP-SAT on one thread within a deterministic limit (``python results/design.py
+--bound crossing --level N``); the proven bound is kept in the package's table
+``numberup/data/crossing.csv`` and :func:`bound` is a look-up.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ..game import levels as L
 from ..game.levels import Level, get_level
 from .design import level_of, look_up, read_table
 from .design import every_count  # noqa: F401 (re-exported: the count vectors it solves)
+
 
 def gale_ryser(rows: tuple[int, ...], cols: tuple[int, ...]) -> bool:
     """Whether some 0/1 matrix has row sums ``rows`` and column sums ``cols``."""

@@ -85,6 +85,12 @@ def services(values: tuple[int, ...], thetas: tuple[int, ...], most: int) -> fro
     return frozenset(out)
 
 
+def _ways(values: list[int], thetas: tuple[int, ...], n: int) -> frozenset:
+    """:func:`services` of one colour's placed ``values`` on a grid of ``n`` lines a side (it
+    serves at most as many lines a side as the lowest tier fits in its cards, and ``n``)."""
+    return services(tuple(sorted(values)), thetas, min(n, sum(values) // thetas[-1]))
+
+
 def _cumulative(counts, cap):
     """Services per tier as running totals from the top tier (a service at a tier also serves
     every lower tier), each kept to ``cap`` (more than every line needs never helps)."""
@@ -142,9 +148,8 @@ def bound(level: int | Level, deck: np.ndarray) -> int | None:
     cap = need * n
     reach = [(0,) * (2 * TIERS)]
     for values in by_colour.values():
-        most = min(n, sum(values) // thetas[-1])
         options = _frontier(_cumulative(a, cap) + _cumulative(b, cap)
-                            for a, b in services(tuple(sorted(values)), thetas, most))
+                            for a, b in _ways(values, thetas, n))
         reach = _frontier(tuple(min(x + y, cap) for x, y in zip(r, o))
                           for r in reach for o in options)
     return max(_lines_value(s[:TIERS], need, worth, rest, n)
@@ -179,8 +184,7 @@ def paired_bound(level: int | Level, deck: np.ndarray, seconds: float = 10.0) ->
             m.Add(sum(serve[ln, k, j] for k in by_colour for j in range(i + 1)) >= need
                   ).OnlyEnforceIf(at[ln, i])
     for k, values in by_colour.items():
-        most = min(n, sum(values) // thetas[-1])
-        ways = sorted(services(tuple(sorted(values)), thetas, most))
+        ways = sorted(_ways(values, thetas, n))
         pick = [m.NewBoolVar("") for _ in ways]
         m.AddExactlyOne(pick)
         for i in tiers:
