@@ -60,12 +60,20 @@ from .group import cli
                    "tightens the bound, and where it proves the optimum the deal is solved "
                    "(on level 4 the bound also counts each line's two colours apart). "
                    "0: no exact model.")
+@click.option("--layout", "layout_seconds", type=click.FloatRange(0, 86_400), default=0,
+              show_default=True, metavar="SECONDS",
+              help="Levels 6-10: also lay each deal's placed cards out as well as CP-SAT can in "
+                   "this many seconds of its deterministic time (order and adjacency dropped, "
+                   "the setup cards on the centre; pip install 'numberup[exact]'), and play "
+                   "that layout in the deal's order where some arrangement of its rows and "
+                   "columns can be played (found_by layout); the layout's proven bound counts "
+                   "too. Runs before --exact. 0: no layout.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restarts, no_pilot, out,
-              log, warm_logs, warm_player, no_warm, lp_passes, exact_seconds, as_json,
-              progress):
+              log, warm_logs, warm_player, no_warm, lp_passes, exact_seconds, layout_seconds,
+              as_json, progress):
     """The best result found by a player who knows the whole deck order in advance.
 
     For game i of the seed (the same deck simulate and compare deal) a beam search and a
@@ -89,10 +97,10 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
     search_mean, search_p_gold, warm, warm_mean, warm_p_gold, search_at_least_warm,
     found_by_warm, bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
     With --exact also exact_deals, exact_optimal, exact_hit_limit, found_by_exact,
-    exact_seconds_per_deal.
-    deals.csv: level, game, found, found_by (search, warm, exact), search (the better of beam
-    and pilot), beam, pilot, warm, bound, bound_proven, optimal, exact (optimal, limit, or
-    empty), exact_seconds.
+    exact_seconds_per_deal; with --layout layout_deals, layout_played, found_by_layout.
+    deals.csv: level, game, found, found_by (search, warm, layout, exact), search (the better
+    of beam and pilot), beam, pilot, warm, bound, bound_proven, optimal, exact (optimal, limit,
+    or empty), exact_seconds, layout (the played layout's result, empty where none).
 
     \b
     Examples:
@@ -100,6 +108,7 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
       numberup hindsight --level 19 --games 200 --warm runs/compare.jsonl
       numberup hindsight --level all --games 500 --seed 2026 --out runs/hindsight
       numberup hindsight --level 3 --games 20 --exact 10
+      numberup hindsight --level 8 --games 20 --layout 10
     """
     from numberup.analysis.hindsight import run_levels
     from numberup.analysis.warm import read_log
@@ -114,7 +123,7 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
         from numberup.analysis.partition import _linprog
 
         _linprog()  # a missing scipy is one line, before anything is written
-    if exact_seconds:
+    if exact_seconds or layout_seconds:
         from numberup.analysis.exact import _cp_model
 
         _cp_model()  # a missing OR-Tools is one line, before anything is written
@@ -125,7 +134,8 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
         runs, interrupted = run_levels(levels, seed, games, jobs, width, out, log, bar,
                                        warm=warm or None, lp_passes=lp_passes, pilot=pilot,
                                        pilot_width=pilot_width, pilot_restarts=pilot_restarts,
-                                       exact_seconds=exact_seconds)
+                                       exact_seconds=exact_seconds,
+                                       layout_seconds=layout_seconds)
     if interrupted:
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]

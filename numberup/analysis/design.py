@@ -24,6 +24,7 @@ from importlib import resources
 
 import numpy as np
 
+from ..game.grid import geometry
 from ..game.levels import Level, get_level
 from .exact_lines import CHAPTER_2, Board, line_values
 
@@ -80,9 +81,14 @@ def level_of(level: int | Level, count: tuple[int, ...], name: str) -> Level:
     return lv
 
 
-def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> Design:
+def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0, hint=None,
+          at_most: int | None = None, setup: list[int] | None = None) -> Design:
     """The best layout of ``count`` (cards of each value) on ``level``'s grid, within
-    ``seconds`` of CP-SAT's deterministic time on one thread (the same answer on any machine)."""
+    ``seconds`` of CP-SAT's deterministic time on one thread (the same answer on any machine).
+    ``hint``: a layout to start from (``cells`` values 1..); ``at_most``: a proven bound of
+    every layout of ``count``, which lets the solver stop once a layout reaches it (neither
+    changes the optimum). ``setup``: the values (1..) of the deal's setup cards, which then
+    lie on the centre cells (every game of the deal has them there: a layout of the deal)."""
     from .exact import _cp_model, _solver
 
     cp_model = _cp_model()
@@ -95,7 +101,18 @@ def solve(level: int | Level, count: tuple[int, ...], seconds: float = 60.0) -> 
     for v in range(lv.values):
         m.Add(sum(x[v]) == int(count[v]))
     cards = [v * 8 for v in range(lv.values)]  # one card of each value stands for them all
-    m.Maximize(sum(line_values(Board(m, x, cards), lv)))
+    result = sum(line_values(Board(m, x, cards), lv))
+    m.Maximize(result)
+    if setup is not None:
+        mid = geometry(lv.size).centre.tolist()
+        for v in range(lv.values):
+            m.Add(sum(x[v][c] for c in mid) == sum(1 for u in setup if u == v + 1))
+    if hint is not None:
+        for c in cells:
+            for v in range(lv.values):
+                m.AddHint(x[v][c], int(hint[c]) == v + 1)
+    if at_most is not None:
+        m.Add(result <= int(at_most))
     solver = _solver(cp_model, seconds)
     status = solver.Solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -238,13 +238,14 @@ def _solver(cp_model, seconds: float):
     return solver
 
 
-def _replayed_score(lv: Level, deck, value: int, moves, optimal: bool) -> int:
+def _replayed_score(lv: Level, deck, value: int, moves, optimal: bool,
+                    whose: str = "exact model's") -> int:
     """The real result of the solver's game, replayed through the engine: at least the model's
     ``value`` (the model never values a line above its score), and equal to it when proven
     optimal; :class:`RuntimeError` otherwise (a fault of the model)."""
     from .warm import replayed
 
-    what = f"level {lv.number}: the exact model's game"
+    what = f"level {lv.number}: the {whose} game"
     try:
         got, played = replayed(lv, np.asarray(deck), moves)
     except ValueError:

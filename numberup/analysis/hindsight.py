@@ -34,7 +34,8 @@ from ..stats import summarize
 from .foresight import DEFAULT_WIDTH, PILOTS, default_width, search  # noqa: F401 (the API)
 from .pilot import (DEFAULT_RESTARTS as PILOT_RESTARTS, DEFAULT_WIDTH as PILOT_WIDTH, PILOT,
                     pilot_search)
-from .warm import WARM_PLAYER
+from . import design
+from .warm import WARM_PLAYER, describe_warm, warm_games
 
 POLICY = "hindsight"
 @dataclass
@@ -64,6 +65,8 @@ class Foresight:
     pilot: int | None = None  # the nested Monte Carlo search's (None: not run)
     exact: str | None = None  # the exact model's outcome: optimal, limit (None: not run)
     exact_seconds: float = 0.0
+    layout: int | None = None  # the played layout's result (None: not run, or not played)
+    layout_ran: bool = False
 
     @property
     def optimal(self) -> bool:
@@ -84,7 +87,7 @@ class Foresight:
 def solve(level: int | Level, seed: int, game: int, width: int | None = None,
           warm=None, lp_passes: int = 0, pilot: str | None = PILOT,
           pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
-          exact_seconds: float = 0.0) -> Foresight:
+          exact_seconds: float = 0.0, layout_seconds: float = 0.0) -> Foresight:
     """Game ``game`` of master ``seed`` (the deck ``simulate`` deals) played with the deck
     order known: the better of the game the search finds and the ``warm`` game ((score,
     moves) of a game played on this deal, or ``None``), and the proven bound where one
@@ -101,7 +104,10 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
     exact model runs too
     (:mod:`numberup.analysis.exact`, on the levels it models, where found does not already
     meet the bound) within that time: its proven optimum (``found_by`` exact where it beats
-    the rest) or its proven bound."""
+    the rest) or its proven bound. ``layout_seconds`` > 0 (levels 6-10, before the exact
+    model): the best layout of the deal's placed values within that time, played in the
+    deal's order where some arrangement of it can be (:mod:`numberup.analysis.realize`;
+    ``found_by`` layout where it beats the rest), its proven bound counting too."""
     from .bounds import bound as level_bound
     from .warm import checked
     from ..game.rng import game_seed
@@ -132,6 +138,15 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
 
         paired = paired_bound(lv, deck)
         b = b if paired is None else min(b, paired)
+    laid = None
+    if layout_seconds > 0 and design.applies(lv) and not (b is not None and best >= b):
+        from .realize import layout_game
+
+        laid = layout_game(lv, deck, layout_seconds, game_seed(seed, game), start=best_moves,
+                           at_most=b)
+        if laid.found is not None and laid.found > best:
+            best, by, best_moves = laid.found, "layout", laid.moves
+        b = laid.bound if b is None else min(b, laid.bound)
     ex = None
     if exact_seconds > 0 and not (b is not None and best >= b):  # not already proven
         from .exact import exact
@@ -144,7 +159,8 @@ def solve(level: int | Level, seed: int, game: int, width: int | None = None,
                      None if b is None else float(b), b is not None, deck, best_moves,
                      time.perf_counter() - t0, found, None if warm is None else int(warm[0]), by,
                      beam, piloted, None if ex is None else ("optimal" if ex.optimal else "limit"),
-                     0.0 if ex is None else ex.seconds)
+                     0.0 if ex is None else ex.seconds, None if laid is None else laid.found,
+                     laid is not None)
 
 
 @dataclass
@@ -168,9 +184,11 @@ class LevelRun:
     first: int = 0
     beam: np.ndarray = None  # the beam's own result per deal
     pilot: np.ndarray = None  # float: the nested search's, NaN where it did not run
-    found_by: np.ndarray = None  # str per deal: search, warm or exact
+    found_by: np.ndarray = None  # str per deal: search, warm, layout or exact
     exact: np.ndarray = None  # str per deal: the exact model's optimal, limit, or "" (not run)
     exact_seconds: np.ndarray = None
+    layout: np.ndarray = None  # float per deal: the played layout's result, NaN where none
+    layout_ran: np.ndarray = None  # bool per deal: the layout stage ran
 
     def summary(self) -> dict:
         """Mean found, P(found >= medal) with Wilson intervals ("reachable on at least"), the
@@ -191,7 +209,9 @@ class LevelRun:
             out["warm_mean"] = float(w.mean())
             out["warm_p_gold"] = float(np.mean(w >= gold))
             out["search_at_least_warm"] = float(np.mean(self.search[has] >= w))
-            out["found_by_warm"] = float(np.mean(self.found[has] > self.search[has]))
+            out["found_by_warm"] = float(np.mean(
+                self.found[has] > self.search[has] if self.found_by is None
+                else self.found_by[has] == "warm"))
         else:
             out.update(warm_mean=None, warm_p_gold=None, search_at_least_warm=None,
                        found_by_warm=None)
@@ -213,6 +233,11 @@ class LevelRun:
             out["exact_hit_limit"] = float(np.mean(self.exact[ran] == "limit"))
             out["found_by_exact"] = float(np.mean(self.found_by == "exact"))
             out["exact_seconds_per_deal"] = float(self.exact_seconds[ran].mean())
+        laid = self.layout_ran if self.layout_ran is not None else np.zeros(n, bool)
+        if laid.any():
+            out["layout_deals"] = int(laid.sum())
+            out["layout_played"] = float(np.mean(~np.isnan(self.layout[laid])))
+            out["found_by_layout"] = float(np.mean(self.found_by == "layout"))
         out["seconds_per_deal"] = self.seconds / n if n else float("nan")
         return out
 
@@ -239,55 +264,17 @@ class LevelRun:
             "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf)),
             "exact": exact,
             "exact_seconds": (self.exact_seconds if self.exact_seconds is not None
-                              else np.zeros(n))})
-
-
-def warm_games(lv: Level, seed: int, first: int, games: int, warm, jobs: int = 1) -> dict:
-    """{game: (score, moves)} of the best warm game of each of ``lv``'s deals ``first ..
-    first+games-1`` among the sources ``warm``: each a player spec (its games,
-    :func:`numberup.analysis.warm.player_games`) or a ``{(level, game): (score, moves)}`` of
-    a log (:func:`numberup.analysis.warm.read_log`); one source alone, or ``None`` (none)."""
-    from .warm import player_games
-
-    out: dict = {}
-    for source in _sources(warm):
-        if isinstance(source, str):
-            got = player_games(lv, seed, first, games, source, jobs)
-        else:
-            got = {g: source[(lv.number, g)] for g in range(first, first + games)
-                   if (lv.number, g) in source}
-        for g, sm in got.items():
-            if g not in out or sm[0] > out[g][0]:
-                out[g] = sm
-    return out
-
-
-def describe_warm(warm, level: int) -> str | None:
-    """The warm sources on ``level`` in words: player specs (``best = <its setting>``) and
-    ``--warm log`` (``None``: none)."""
-    from ..players.registry import at_level, parse_player
-
-    def name(spec):
-        plays = at_level(parse_player(spec), level).spec
-        return spec if plays == spec else f"{spec} = {plays}"
-
-    parts = [name(s) if isinstance(s, str) else "--warm log" for s in _sources(warm)]
-    return " + ".join(parts) or None
-
-
-def _sources(warm) -> list:
-    """The warm sources as a list: one source (a spec or a log's games) alone, several, or
-    ``None`` (none)."""
-    if warm is None:
-        return []
-    return [warm] if isinstance(warm, (str, dict)) else list(warm)
+                              else np.zeros(n)),
+            "layout": pd.array([None if np.isnan(v) else int(v) for v in
+                                (self.layout if self.layout is not None else np.full(n, np.nan))],
+                               dtype="Int64")})
 
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,
               on_game=None, keep: bool = False, first: int = 0, warm=WARM_PLAYER,
               warm_from: str | None = None, lp_passes: int = 0, pilot: str | None = PILOT,
               pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
-              exact_seconds: float = 0.0) -> LevelRun:
+              exact_seconds: float = 0.0, layout_seconds: float = 0.0) -> LevelRun:
     """Solve games ``first .. first+games-1`` of ``level`` on ``jobs`` threads (the search releases the
     GIL), each warm-started by its game of ``warm`` (:func:`warm_games`; by default the games
     of ``best``). ``on_game(Foresight)`` is called in game order (for logs and progress); ``keep``
@@ -305,6 +292,8 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     found_by = np.full(games, "search", object)
     exact = np.full(games, "", object)
     exact_s = np.zeros(games)
+    layout = np.full(games, np.nan)
+    layout_ran = np.zeros(games, bool)
     warm_score = np.full(games, np.nan)
     bound = np.full(games, np.nan)
     t0 = time.perf_counter()
@@ -322,12 +311,14 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
                 ids = range(first + lo, first + min(games, lo + chunk))
                 for f in pool.map(lambda i: solve(lv, seed, i, width, given.get(i), lp_passes,
                                                   pilot, pilot_width, pilot_restarts,
-                                                  exact_seconds), ids):
+                                                  exact_seconds, layout_seconds), ids):
                     k = f.game - first
                     found[k], search_found[k], beam[k] = f.found, f.search, f.beam
                     piloted[k] = np.nan if f.pilot is None else f.pilot
                     found_by[k], exact[k] = f.found_by, f.exact or ""
                     exact_s[k] = f.exact_seconds
+                    layout[k] = np.nan if f.layout is None else f.layout
+                    layout_ran[k] = f.layout_ran
                     warm_score[k] = np.nan if f.warm is None else f.warm
                     bound[k] = np.nan if f.bound is None else f.bound
                     busy += f.seconds
@@ -341,14 +332,16 @@ def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: i
     return LevelRun(lv, seed, width, found[:done], bound[:done], busy,
                     time.perf_counter() - t0, interrupted, solved, search_found[:done],
                     warm_score[:done], warm_from if given else None, first, beam[:done],
-                    piloted[:done], found_by[:done], exact[:done], exact_s[:done])
+                    piloted[:done], found_by[:done], exact[:done], exact_s[:done],
+                    layout[:done], layout_ran[:done])
 
 
 def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None = None, out=None,
                log=None, bar=None, warm=WARM_PLAYER, warm_from=None,
                lp_passes: int = 0, pilot: str | None = PILOT,
                pilot_width: int = PILOT_WIDTH, pilot_restarts: int = PILOT_RESTARTS,
-               exact_seconds: float = 0.0) -> tuple[list[LevelRun], bool]:
+               exact_seconds: float = 0.0,
+               layout_seconds: float = 0.0) -> tuple[list[LevelRun], bool]:
     """:func:`run_level` for each level, streaming found games to ``log`` (JSON Lines) and
     writing ``out/summary.csv`` and ``out/deals.csv`` at the end; returns the runs and whether
     Ctrl-C stopped them."""
@@ -375,7 +368,8 @@ def run_levels(levels, seed: int, games: int, jobs: int = 1, width: int | None =
 
             r = run_level(lv, seed, games, jobs, width, on_game, warm=warm, warm_from=warm_from,
                           lp_passes=lp_passes, pilot=pilot, pilot_width=pilot_width,
-                          pilot_restarts=pilot_restarts, exact_seconds=exact_seconds)
+                          pilot_restarts=pilot_restarts, exact_seconds=exact_seconds,
+                          layout_seconds=layout_seconds)
             runs.append(r)
             if f is not None:
                 f.flush()

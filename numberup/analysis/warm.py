@@ -14,6 +14,9 @@ Two sources, both keyed by deal (level, game of the master seed):
   of the same seed; each record's level, game seed and deck are checked against the deal, and
   where several players played a deal the best game is kept.
 
+:func:`warm_games` takes the best game of each deal over several sources (what hindsight
+starts from) and :func:`describe_warm` names them.
+
 Every warm game is replayed through the engine by the search (the whole game as its prefix)
 before it is used: its score must come out as recorded (:func:`checked`).
 """
@@ -141,3 +144,42 @@ def read_log(path, levels, seed: int) -> dict[tuple[int, int], tuple[int, np.nda
             if (level, game) not in out or score > out[(level, game)][0]:
                 out[(level, game)] = (score, moves)
     return out
+
+
+def warm_games(lv: Level, seed: int, first: int, games: int, warm, jobs: int = 1) -> dict:
+    """{game: (score, moves)} of the best warm game of each of ``lv``'s deals ``first ..
+    first+games-1`` among the sources ``warm``: each a player spec (its games,
+    :func:`numberup.analysis.warm.player_games`) or a ``{(level, game): (score, moves)}`` of
+    a log (:func:`numberup.analysis.warm.read_log`); one source alone, or ``None`` (none)."""
+    out: dict = {}
+    for source in _sources(warm):
+        if isinstance(source, str):
+            got = player_games(lv, seed, first, games, source, jobs)
+        else:
+            got = {g: source[(lv.number, g)] for g in range(first, first + games)
+                   if (lv.number, g) in source}
+        for g, sm in got.items():
+            if g not in out or sm[0] > out[g][0]:
+                out[g] = sm
+    return out
+
+
+def describe_warm(warm, level: int) -> str | None:
+    """The warm sources on ``level`` in words: player specs (``best = <its setting>``) and
+    ``--warm log`` (``None``: none)."""
+    from ..players.registry import at_level, parse_player
+
+    def name(spec):
+        plays = at_level(parse_player(spec), level).spec
+        return spec if plays == spec else f"{spec} = {plays}"
+
+    parts = [name(s) if isinstance(s, str) else "--warm log" for s in _sources(warm)]
+    return " + ".join(parts) or None
+
+
+def _sources(warm) -> list:
+    """The warm sources as a list: one source (a spec or a log's games) alone, several, or
+    ``None`` (none)."""
+    if warm is None:
+        return []
+    return [warm] if isinstance(warm, (str, dict)) else list(warm)

@@ -176,6 +176,10 @@ def report_lines(rows: list[dict], seed: int) -> list[str]:
                        f"found = bound on {pct(r['bound_tight'])}")
         else:
             out.append("    no proven bound")
+        if r.get("layout_deals"):
+            out.append(f"    layout on {r['layout_deals']} deals: played on "
+                       f"{pct(r['layout_played'])} of them; the found game on "
+                       f"{pct(r['found_by_layout'])} of deals")
         if r.get("exact_deals"):
             out.append(f"    exact model on {r['exact_deals']} deals: optimum proven on "
                        f"{pct(r['exact_optimal'])}, time limit hit on {pct(r['exact_hit_limit'])}, "

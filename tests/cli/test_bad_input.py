@@ -399,6 +399,7 @@ CASES = {
            ("pilot-width-0", ["--level", "1", "--pilot-width", "0"], ["--pilot-width"]),
            ("pilot-restarts-0", ["--level", "1", "--pilot-restarts", "0"], ["--pilot-restarts"]),
            ("exact-negative", ["--level", "1", "--exact", "-1"], ["--exact"]),
+           ("layout-negative", ["--level", "8", "--layout", "-1"], ["--layout"]),
            ("games-negative", ["--level", "1", "--games", "-3"], ["--games"]),
            ("jobs-word", ["--level", "1", "--jobs", "x"], ["--jobs"]),
            ("log-in-no-directory", ["--level", "1", "--log", "/no/such/dir/f.jsonl"], ["--log"]),

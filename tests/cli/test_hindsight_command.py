@@ -46,3 +46,22 @@ def test_the_lp_bound_tightens_the_proven_bound(tmp_path):
     assert lp1.bound.tolist() == lp2.bound.tolist()
     assert (lp1.bound >= lp1.found).all() and (lp1.bound <= cheap.bound).all()
     assert (lp1.bound < 0.6 * cheap.bound).all()
+
+
+def test_the_layout_plays_better_games(tmp_path):
+    """--layout (levels 6-10): the deal's best layout played in its order; its games replay,
+    the report and the tables say so, and a level without layouts ignores it."""
+    import pandas as pd
+
+    log = tmp_path / "found.jsonl"
+    args = ["hindsight", "--level", "8,11", "--games", "2", "--seed", "2026", "--no-warm",
+            "--no-pilot", "--width", "4", "--jobs", "1", "--layout", "1"]
+    rows = json.loads(invoke(args + ["--json", "--log", str(log), "--out", str(tmp_path / "o")]))
+    for r in (json.loads(x) for x in open(log)):
+        replay(r)
+    eight, eleven = rows
+    assert eight["layout_deals"] == 2 and eight["found_by_layout"] > 0
+    assert eight["mean"] > eight["search_mean"] and "layout_deals" not in eleven
+    deals = pd.read_csv(tmp_path / "o" / "deals.csv")
+    assert "layout" in set(deals.found_by) and deals.layout.notna().sum() >= 1
+    assert "layout on 2 deals" in invoke(args)
