@@ -6,13 +6,15 @@ for every deal of --seed, so a bound added since a run counts), and per level th
 issue 25 sets targets on.
 
     python results/hindsight_best.py --games 100 --out results/hindsight-bounds.csv \\
-        results/runs/hindsight results/runs/hindsight-lp-100 results/runs/hindsight-exact/level-*
+        results/runs/hindsight results/runs/hindsight-lp-100 results/runs/hindsight-exact/level-* \\
+        results/runs/hindsight-layout/level-*
 
 Each argument is a run directory of `numberup hindsight --out` (its deals.csv); only games
 0..games-1 are kept. Columns per level: deals, found_mean, bound_mean, bound_over_found (mean
 bound / mean found), optimal (share of deals whose found result meets the bound), p_gold_found
 and p_gold_bound (share of deals whose found game / whose bound reaches gold), found_by_exact
-(share whose best game came from the exact model), runs (the runs that hold the level).
+(share whose best game came from the exact model), found_by_layout (from a layout played,
+`--layout`), runs (the runs that hold the level).
 """
 
 import argparse
@@ -61,6 +63,7 @@ for level, g in best.groupby(level="level"):
         "optimal": float(np.mean(found >= bound)),
         "p_gold_found": float(np.mean(found >= gold)), "p_gold_bound": float(np.mean(bound >= gold)),
         "found_by_exact": float(np.mean(g.found_by == "exact")),
+        "found_by_layout": float(np.mean(g.found_by == "layout")),
         "runs": " ".join(sorted(set(deals[deals.level == level].run)))})
 table = pd.DataFrame(rows)
 table.to_csv(args.out, index=False, float_format="%.6g")

@@ -166,5 +166,14 @@ d=$RUNS/hindsight-exact/level-06-again; mkdir -p "$d"
 numberup hindsight --level 6 --games 100 --seed $SEED --jobs 1 --exact 30 \
     --warm $RUNS/hindsight-exact/level-06/games.jsonl --out "$d" --log "$d/games.jsonl" \
     --no-progress --json > "$d/summary.json"
+# levels 6-10: the best layout of each deal's cards, played in the deal's order (--layout S,
+# S seconds of CP-SAT's deterministic time a deal; started from the exact runs' games where
+# there are some; about 20 minutes a level on 5x5, 100 on level 9, two levels side by side)
+for spec in "6 10 level-06-again" "7 10 level-07" "8 10 level-08" "9 20" "10 10"; do
+  set -- $spec; d=$RUNS/hindsight-layout/level-$(printf %02d "$1"); mkdir -p "$d"
+  warm=(); [ -n "${3:-}" ] && warm=(--warm "$RUNS/hindsight-exact/$3/games.jsonl")
+  numberup hindsight --level "$1" --games 100 --seed $SEED --jobs 1 --layout "$2" "${warm[@]}" \
+      --out "$d" --log "$d/games.jsonl" --no-progress --json > "$d/summary.json"
+done
 python results/hindsight_best.py --games 100 --out $R/hindsight-bounds.csv $RUNS/hindsight \
-    $RUNS/hindsight-lp-100 $RUNS/hindsight-exact/level-*
+    $RUNS/hindsight-lp-100 $RUNS/hindsight-exact/level-* $RUNS/hindsight-layout/level-*
