@@ -97,7 +97,8 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
     search_mean, search_p_gold, warm, warm_mean, warm_p_gold, search_at_least_warm,
     found_by_warm, bound_proven, bound_mean, bound_p_gold (+ _hi), seconds_per_deal.
     With --exact also exact_deals, exact_optimal, exact_hit_limit, found_by_exact,
-    exact_seconds_per_deal; with --layout layout_deals, layout_played, found_by_layout.
+    exact_seconds_per_deal; with --layout layout_deals, layout_played, found_by_layout; and
+    deals, one object per deal with the columns of deals.csv.
     deals.csv: level, game, found, found_by (search, warm, layout, exact), search (the better
     of beam and pilot), beam, pilot, warm, bound, bound_proven, optimal, exact (optimal, limit,
     or empty), exact_seconds, layout (the played layout's result, empty where none).
@@ -140,6 +141,10 @@ def hindsight(levels, games, seed, jobs, width, pilot, pilot_width, pilot_restar
         click.echo(f"interrupted: kept {sum(len(r.found) for r in runs):,} solved deals", err=True)
     rows = [r.summary() for r in runs]
     if as_json:
+        import json
+
+        for row, run in zip(rows, runs):  # and per deal, as deals.csv has them
+            row["deals"] = json.loads(run.deals().drop(columns="level").to_json(orient="records"))
         echo_json(rows)
     else:
         for line in report_lines(rows, seed):

@@ -61,6 +61,10 @@ def test_the_layout_plays_better_games(tmp_path):
         replay(r)
     eight, eleven = rows
     assert eight["layout_deals"] == 2 and eight["found_by_layout"] > 0
+    for d in eight["deals"]:  # per deal, as deals.csv
+        assert {"game", "found", "found_by", "bound", "bound_proven", "optimal"} <= set(d)
+        assert d["optimal"] == (d["found"] >= d["bound"]) and d["bound_proven"]
+    assert eleven["deals"][0]["layout"] is None and len(eleven["deals"]) == 2
     assert eight["mean"] > eight["search_mean"] and "layout_deals" not in eleven
     deals = pd.read_csv(tmp_path / "o" / "deals.csv")
     assert "layout" in set(deals.found_by) and deals.layout.notna().sum() >= 1
