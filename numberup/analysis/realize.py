@@ -5,7 +5,7 @@ On levels 6-10 the placed cards are the deck's first ``cells`` and a line's poin
 its values, so a game is worth what its final grid of values is worth. The design model finds
 the best such grid for the deal's values; the deal's order and the touching rule decide only
 whether a game can end on it. A grid's rows can be put in any order, and so can its columns,
-and it can be transposed, without changing any line's value (chapters 2 scores rows and
+and it can be transposed, without changing any line's value (chapter 2 scores rows and
 columns only), so each grid stands for up to ``2 (size!)^2`` grids of the same worth.
 
 :func:`realize` looks for one of them that the deal can play: a depth-first search puts
