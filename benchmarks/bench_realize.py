@@ -4,7 +4,7 @@ and how long the search takes beside the layout's solve.
 
 Input: games 0..N-1 of master seed 2026, levels 6-10. For each deal: the layout solved within
 --seconds of CP-SAT's deterministic time (the setup values on the centre, capped by the
-package's bound), then the arrangements tried in realize's order until one is played (at most
+package's bound), then realize.first_played: the arrangements tried until one is played (at most
 realize.TRIES, each within realize.NODES decisions). Prints per level the share played, the
 arrangements needed (median, largest), and the seconds of the solve and of the search per deal
 (one thread; the first deal, which compiles and fills caches, left out of the times).
@@ -42,21 +42,19 @@ def main() -> None:
         played, tries, solve_s, search_s = 0, [], [], []
         for g in range(args.deals):
             deck = deal(lv, args.seed, g)
-            values = [int(c) // 8 + 1 for c in deck[: lv.cells]]
+            placed = realize.values(lv, deck)
             t = time.perf_counter()
             d = design.solve(lv, design.counts(lv, deck), args.seconds,
-                             at_most=bounds.bound(lv, deck), setup=values[:setup])
+                             at_most=bounds.bound(lv, deck), setup=placed[:setup])
             t1 = time.perf_counter()
-            k = next((i + 1 for i, a in enumerate(realize.arrangements(
-                d.grid, lv.size, values[:setup], g, realize.TRIES))
-                if realize.play(a, values, lv.size) is not None), None)
+            got = realize.first_played(d.grid, placed, lv.size, g)
             t2 = time.perf_counter()
             if g > 0:
                 solve_s.append(t1 - t)
                 search_s.append(t2 - t1)
-            if k is not None:
+            if got is not None:
                 played += 1
-                tries.append(k)
+                tries.append(got[0])
         shown = f"{int(np.median(tries))}, {max(tries)}" if tries else "-"
         print(f"| {number} | {played}/{args.deals} | {shown} | {np.mean(solve_s):.2f} | "
               f"{np.mean(search_s):.3f} |", flush=True)

@@ -199,6 +199,7 @@ class LevelRun:
         out.update(summarize(self.found, lv.medals))
         gold = lv.medals[2]
         n = len(self.found)
+        found_by = self._found_by()
         out["search_mean"] = float(self.search.mean()) if n else float("nan")
         out["search_p_gold"] = float(np.mean(self.search >= gold)) if n else float("nan")
         has = ~np.isnan(self.warm)
@@ -209,9 +210,7 @@ class LevelRun:
             out["warm_mean"] = float(w.mean())
             out["warm_p_gold"] = float(np.mean(w >= gold))
             out["search_at_least_warm"] = float(np.mean(self.search[has] >= w))
-            out["found_by_warm"] = float(np.mean(
-                self.found[has] > self.search[has] if self.found_by is None
-                else self.found_by[has] == "warm"))
+            out["found_by_warm"] = float(np.mean(found_by[has] == "warm"))
         else:
             out.update(warm_mean=None, warm_p_gold=None, search_at_least_warm=None,
                        found_by_warm=None)
@@ -231,13 +230,13 @@ class LevelRun:
             out["exact_deals"] = int(ran.sum())
             out["exact_optimal"] = float(np.mean(self.exact[ran] == "optimal"))
             out["exact_hit_limit"] = float(np.mean(self.exact[ran] == "limit"))
-            out["found_by_exact"] = float(np.mean(self.found_by == "exact"))
+            out["found_by_exact"] = float(np.mean(found_by == "exact"))
             out["exact_seconds_per_deal"] = float(self.exact_seconds[ran].mean())
         laid = self.layout_ran if self.layout_ran is not None else np.zeros(n, bool)
         if laid.any():
             out["layout_deals"] = int(laid.sum())
             out["layout_played"] = float(np.mean(~np.isnan(self.layout[laid])))
-            out["found_by_layout"] = float(np.mean(self.found_by == "layout"))
+            out["found_by_layout"] = float(np.mean(found_by == "layout"))
         out["seconds_per_deal"] = self.seconds / n if n else float("nan")
         return out
 
@@ -250,24 +249,33 @@ class LevelRun:
 
         proven = ~np.isnan(self.bound)
         n = len(self.found)
-        found_by = (self.found_by if self.found_by is not None
-                    else np.where(self.found > self.search, "warm", "search"))
         exact = self.exact if self.exact is not None else np.full(n, "", object)
         return pd.DataFrame({
             "level": self.level.number, "game": self.first + np.arange(len(self.found)),
             "found": self.found,
-            "found_by": found_by,
+            "found_by": self._found_by(),
             "search": self.search, "beam": self.beam,
-            "pilot": pd.array([None if np.isnan(p) else int(p) for p in self.pilot], dtype="Int64"),
-            "warm": pd.array([None if np.isnan(w) else int(w) for w in self.warm], dtype="Int64"),
+            "pilot": _ints(self.pilot), "warm": _ints(self.warm),
             "bound": self.bound, "bound_proven": proven,
             "optimal": proven & (self.found >= np.nan_to_num(self.bound, nan=np.inf)),
             "exact": exact,
             "exact_seconds": (self.exact_seconds if self.exact_seconds is not None
                               else np.zeros(n)),
-            "layout": pd.array([None if np.isnan(v) else int(v) for v in
-                                (self.layout if self.layout is not None else np.full(n, np.nan))],
-                               dtype="Int64")})
+            "layout": _ints(self.layout if self.layout is not None else np.full(n, np.nan))})
+
+    def _found_by(self) -> np.ndarray:
+        """Which stage found each deal's game (``found_by``; where a run kept none, the warm
+        game wherever found is above the search's)."""
+        if self.found_by is not None:
+            return self.found_by
+        return np.where(self.found > self.search, "warm", "search")
+
+
+def _ints(a: np.ndarray):
+    """Floats with NaN for "none" as a column of whole numbers with empty cells."""
+    import pandas as pd
+
+    return pd.array([None if np.isnan(v) else int(v) for v in a], dtype="Int64")
 
 
 def run_level(level: int | Level, seed: int, games: int, jobs: int = 1, width: int | None = None,

@@ -25,9 +25,11 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
+from ..game.cards import card_value
 from ..game.grid import geometry
 from ..game.levels import Level, get_level
 from . import design
@@ -37,25 +39,32 @@ NODES = 2000  # decisions the search makes on one arrangement before it gives up
 AHEAD = 8  # cards drawn next whose values a cell's opening is judged by
 
 
-def _cells(size: int) -> tuple[list[list[int]], list[int]]:
+@cache
+def _cells(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Each cell's orthogonal neighbours, and the setup (centre) cells, of the grid."""
     geo = geometry(size)
-    return [[int(d) for d in row if d >= 0] for row in geo.neighbours], geo.centre.tolist()
+    return (tuple(tuple(int(d) for d in row if d >= 0) for row in geo.neighbours),
+            tuple(geo.centre.tolist()))
 
 
-def play(grid, values, size: int, nodes: int = NODES) -> list[int] | None:
-    """The cell of every card (``values``: the cards' values in draw order, ``cells`` of them)
+def values(level: int | Level, deck: np.ndarray) -> list[int]:
+    """The values (1..) of the deal's placed cards (the deck's first ``cells``), in draw order."""
+    return [card_value(int(c)) for c in deck[: get_level(level).cells]]
+
+
+def play(grid, placed: list[int], size: int, nodes: int = NODES) -> list[int] | None:
+    """The cell of every card (``placed``: the cards' values in draw order, ``cells`` of them)
     in a legal game that ends on ``grid`` (a value per cell), or ``None`` where the search finds
     none within ``nodes`` decisions."""
     n = size * size
     nb, mid = _cells(size)
-    if sorted(grid[c] for c in mid) != sorted(values[: len(mid)]):
+    if sorted(grid[c] for c in mid) != sorted(placed[: len(mid)]):
         return None
     filled = [False] * n
     touching = [0] * n  # filled neighbours of each cell
     place = [-1] * n
     for t in range(len(mid)):  # the setup: each card on a centre cell of its value
-        c = next(c for c in mid if not filled[c] and grid[c] == values[t])
+        c = next(c for c in mid if not filled[c] and grid[c] == placed[t])
         filled[c], place[t] = True, c
         for d in nb[c]:
             touching[d] += 1
@@ -70,10 +79,10 @@ def play(grid, values, size: int, nodes: int = NODES) -> list[int] | None:
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        v = values[t]
+        v = placed[t]
         free = [c for c in range(n) if not filled[c] and touching[c] and grid[c] == v]
         if len(free) > 1:
-            soon = set(values[t + 1: t + 1 + AHEAD])
+            soon = set(placed[t + 1: t + 1 + AHEAD])
             free.sort(key=lambda c: -opens(c, soon))
         for c in free:
             filled[c], place[t] = True, c
@@ -119,6 +128,19 @@ def arrangements(grid: np.ndarray, size: int, first: list[int], seed: int, tries
         yield h[order[0]][:, order[1]].ravel().tolist()
 
 
+def first_played(grid, placed: list[int], size: int, seed: int, tries: int = TRIES,
+                 nodes: int = NODES) -> tuple[int, list[int]] | None:
+    """(how many arrangements were tried, the cell of every card) for the first of ``grid``'s
+    arrangements (:func:`arrangements`, seeded by ``seed``) that :func:`play` plays with the
+    cards' values ``placed``, or ``None`` where none of ``tries`` is played."""
+    setup = len(_cells(size)[1])
+    for k, arranged in enumerate(arrangements(grid, size, placed[:setup], seed, tries), 1):
+        place = play(arranged, placed, size, nodes)
+        if place is not None:
+            return k, place
+    return None
+
+
 def realize(level: int | Level, deck: np.ndarray, grid, seed: int = 0, tries: int = TRIES,
             nodes: int = NODES) -> np.ndarray | None:
     """The moves (card, cell) of a legal game of ``deck`` (draw order) that ends on ``grid``
@@ -127,15 +149,11 @@ def realize(level: int | Level, deck: np.ndarray, grid, seed: int = 0, tries: in
     lv = get_level(level)
     if not design.applies(lv):
         raise ValueError(f"level {lv.number}: no layout to play (levels 6-10 have one)")
-    n = lv.cells
-    cards = np.asarray(deck[:n], np.int64)
-    values = [int(c) // 8 + 1 for c in cards]
-    setup = len(geometry(lv.size).centre)
-    for arranged in arrangements(grid, lv.size, values[:setup], seed, tries):
-        place = play(arranged, values, lv.size, nodes)
-        if place is not None:
-            return np.array([[cards[t], place[t]] for t in range(n)], np.int8)
-    return None
+    got = first_played(grid, values(lv, deck), lv.size, seed, tries, nodes)
+    if got is None:
+        return None
+    cards = np.asarray(deck[: lv.cells], np.int64)
+    return np.array([[cards[t], cell] for t, cell in enumerate(got[1])], np.int8)
 
 
 def grid_of(level: int | Level, moves: np.ndarray) -> np.ndarray:
@@ -144,7 +162,7 @@ def grid_of(level: int | Level, moves: np.ndarray) -> np.ndarray:
     grid = np.zeros(lv.cells, np.int8)
     for card, cell in moves:
         if card >= 0 and cell >= 0:
-            grid[cell] = card // 8 + 1
+            grid[cell] = card_value(int(card))
     return grid
 
 
@@ -172,7 +190,7 @@ def layout_game(level: int | Level, deck: np.ndarray, seconds: float, seed: int 
     lv = get_level(level)
     cap = None if at_most is None or not math.isfinite(at_most) else int(math.floor(at_most))
     hint = None if start is None else grid_of(lv, start)
-    setup = [int(c) // 8 + 1 for c in np.asarray(deck)[: len(geometry(lv.size).centre)]]
+    setup = values(lv, deck)[: len(_cells(lv.size)[1])]
     d = design.solve(lv, design.counts(lv, deck), seconds, hint=hint, at_most=cap, setup=setup)
     moves = realize(lv, deck, d.grid, seed)
     found = None
