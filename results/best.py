@@ -6,9 +6,10 @@ its strength from the runs in results/ and its cost measured here on one core.
 
 Strength (games, mean, medal odds) comes from the committed runs, all on decks 0..N-1 of seed
 2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
-JSON of results/runs/strongest/ and results/runs/candidates/summary.csv (settings
-near the default budget, measured on 2,000 decks to choose among them) (the runs of
-results/strongest.md; a file that continued another's spec on later decks is pooled with it).
+JSON of results/runs/strongest/ (the runs of results/strongest.md; a file that continued
+another's spec on later decks is pooled with it), results/runs/candidates/summary.csv (settings
+near the default budget, measured on 2,000 decks to choose among them) and the JSON of the
+runs against ``rollout:n=800`` on 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
 JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1
@@ -46,6 +47,9 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 # bases16.json's base=learned was expectimax with the learned evaluation, a setting no spec
 # plays now: left out
 STALE = "base=learned"
+# the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
+PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
+          Path("results/runs/learned-gold-vs-rollout-800.json")]
 
 
 def rows_of(frame: pd.DataFrame, source: str) -> list[dict]:
@@ -55,10 +59,10 @@ def rows_of(frame: pd.DataFrame, source: str) -> list[dict]:
 
 
 def strongest_rows() -> list[dict]:
-    """The rows of the JSON of results/runs/strongest/ (without its learned bases) and of
-    results/runs/recheck/."""
+    """The rows of the JSON of results/runs/strongest/ (without its learned bases), of
+    results/runs/recheck/ and of :data:`PAIRED`."""
     runs: dict[tuple, dict] = {}
-    paths = sorted(STRONGEST.glob("*.json")) + sorted(RECHECK.glob("*.json"))
+    paths = sorted(STRONGEST.glob("*.json")) + sorted(RECHECK.glob("*.json")) + PAIRED
     for path in paths:
         for r in json.loads(path.read_text()):
             if path.parent == STRONGEST and STALE in r["policy"]:
@@ -67,7 +71,7 @@ def strongest_rows() -> list[dict]:
             row = {"level": r["level"], "spec": key[1], "games": r["games"],
                    "gold": round(r["p_gold"] * r["games"]), "sum": r["mean"] * r["games"],
                    "bronze": r["p_bronze"] * r["games"], "silver": r["p_silver"] * r["games"],
-                   "source": f"runs/{path.parent.name}/{path.name}"}
+                   "source": str(path.relative_to("results"))}
             if key in runs:  # a continuation on later decks: pool the games
                 a = runs[key]
                 for k in ("games", "gold", "sum", "bronze", "silver"):

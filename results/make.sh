@@ -67,11 +67,28 @@ numberup compare --level all -p learned:objective=gold --games 2000 --seed $SEED
     --out $RUNS/learned-gold --no-progress --json > $RUNS/learned-gold.json
 # settings near the default budget that were measured on fewer decks, on 2,000 (level 20)
 numberup compare --level 20 -p expectimax:k=256,objective=gold -p learned:objective=gold,k=128 \
-    --games 2000 --seed $SEED --jobs 1 --out $RUNS/candidates --no-progress --json > $RUNS/candidates.json
+    -p learned:objective=gold,k=256 -p learned:objective=gold,k=512 --games 2000 --seed $SEED \
+    --jobs 1 --out $RUNS/candidates --no-progress --json > $RUNS/candidates.json
+# the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
+# level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
+for P in learned learned:objective=gold; do
+    D=learned-vs-rollout-800
+    [ "$P" = learned ] || D=learned-gold-vs-rollout-800
+    rm -rf "$RUNS/$D"
+    numberup compare --level all -p rollout:n=800 -p $P --games 600 --seed $SEED --jobs 2 \
+        --out $RUNS/$D --no-progress --json > $RUNS/$D.json
+    python results/paired.py $RUNS/$D $P rollout:n=800 --csv $R/$D.csv
+done
 python results/best.py
+# 4d. `best` itself, the default player, on the same 2,000 decks (its games are those of the
+#     setting it plays on each level; the bars of medals.png and the README's headline)
+rm -rf "$RUNS"/best
+numberup compare --level all -p best --games 2000 --seed $SEED --jobs 2 --out $RUNS/best \
+    --no-progress --json > $RUNS/best.json
 
 # 5. plots
-numberup plot medals --from $RUNS/baseline --from $RUNS/learned --from $RUNS/rollout --output $R/medals.png
+numberup plot medals --from $RUNS/baseline --from $RUNS/learned --from $RUNS/rollout \
+    --from $RUNS/best --output $R/medals.png
 numberup plot dist --from $RUNS/baseline --level 14 --output $R/dist-level14.png
 numberup plot dist --from $RUNS/baseline --level 8 --output $R/dist-level8.png
 numberup plot budget --level 14 -p greedy -p expectimax:k=16 -p expectimax -p expectimax:k=256 \
