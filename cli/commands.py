@@ -105,7 +105,7 @@ def game_options(f):
 @click.option("--policy", "-p", default="best", show_default=True,
               help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200, "
                    "best:budget=1 ('best': the level's strongest measured setting that plays "
-                   "in 50 ms a game on one core; see 'numberup players').")
+                   "in 32 ms a game on one core; see 'numberup players').")
 def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
              policy):
     """Play many seeded games of a level and summarise the results.
@@ -220,7 +220,7 @@ class EstimateParam(click.ParamType):
 @click.option("--policy", "-p", default="best", show_default=True, metavar="SPEC",
               help="The player that ranks and estimates: each candidate action is played, then "
                    "this player plays the game on ('best': the level's strongest measured "
-                   "setting within 50 ms a game; see 'numberup players best --level N').")
+                   "setting within 32 ms a game; see 'numberup players best --level N').")
 @click.option("--candidates", "-k", "candidates", type=EstimateParam(), default="6",
               show_default=True,
               help="Actions that get continuations: the player's own choice and the best "

@@ -112,7 +112,7 @@ def _advisor(spec):
 @click.option("--hints", default="best", show_default=True, metavar="SPEC",
               help="The player behind 'hint' (any player spec, or 'none'): it ranks the best "
                    "actions by what it reaches if it plays on from each ('best': the level's "
-                   "strongest measured setting within 50 ms a game).")
+                   "strongest measured setting within 32 ms a game).")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, play the solver on the same deal and place your score in its "
                    "distribution.")

@@ -8,7 +8,9 @@ Strength (games, mean, medal odds) comes from the committed runs, all on decks 0
 2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
 JSON of results/runs/strongest/ (the runs of results/strongest.md; a file that continued
 another's spec on later decks is pooled with it), results/runs/candidates/summary.csv (settings
-near the default budget, measured on 2,000 decks to choose among them) and the JSON of the
+near the default budget, measured on 2,000 decks to choose among them),
+results/runs/lookahead/summary.csv (the learned player with its look at the next card, playing
+for gold, on 1,000 decks of the levels without a hand where it is not the default) and the JSON of the
 runs against ``rollout:n=800`` on 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
@@ -104,6 +106,7 @@ def main() -> None:
     found += rows_of(pd.read_csv("results/objective.csv"), "objective.csv")
     found += rows_of(pd.read_csv("results/runs/learned-gold/summary.csv"), "runs/learned-gold")
     found += rows_of(pd.read_csv("results/runs/candidates/summary.csv"), "runs/candidates")
+    found += rows_of(pd.read_csv("results/runs/lookahead/summary.csv"), "runs/lookahead")
     found += strongest_rows()
     best: dict[tuple, dict] = {}
     for r in found:  # the same setting on the same decks: the run with the most games
