@@ -1,5 +1,5 @@
 """How long advise's answer and a hint take, per level, with the one player that ranks and
-estimates (``best`` by default).
+estimates (by default advise's own, ``best`` at its quick budget).
 
 Input: for each level, the positions of game 0 of seed 1 (``numberup play``'s deal), played by
 following the advice, every ``--every``-th decision. At each, :func:`numberup.analysis.advise.advice`
@@ -9,7 +9,7 @@ warm-up call (compile or load from cache). Targets: 2 s for advise, 1 s for a hi
 median and worst seconds per level, the setting ``best`` plays there, the continuations the
 first action got, and how many answers had a runner-up within noise of the first.
 
-    python benchmarks/bench_advice.py [--levels 1-20] [--every 4] [--player best] [--jobs 2]
+    python benchmarks/bench_advice.py [--levels 1-20] [--every 4] [--player SPEC] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from common import machine  # noqa: E402
 
 
 def main() -> None:
-    from numberup.analysis.advise import advice
+    from numberup.analysis.advise import DEFAULT_PLAYER, advice
     from numberup.game.cards import format_card
     from numberup.game.levels import get_level
     from numberup.interactive.session import Session
@@ -33,7 +33,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--levels", default="1-20")
     ap.add_argument("--every", type=int, default=4)
-    ap.add_argument("--player", default="best")
+    ap.add_argument("--player", default=DEFAULT_PLAYER)
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     lo, _, hi = a.levels.partition("-")

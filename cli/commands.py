@@ -105,7 +105,7 @@ def game_options(f):
 @click.option("--policy", "-p", default="best", show_default=True,
               help="Player spec, e.g. random, greedy, expectimax:depth=2, rollout:n=200, "
                    "best:budget=1 ('best': the level's strongest measured setting that plays "
-                   "in 32 ms a game on one core; see 'numberup players').")
+                   "in 50 ms a game on one core; see 'numberup players').")
 def simulate(levels, games, seed, jobs, out, resume, log, as_json, chunk, first, progress, dask,
              policy):
     """Play many seeded games of a level and summarise the results.
@@ -217,10 +217,11 @@ class EstimateParam(click.ParamType):
 @click.option("--discards-left", type=click.IntRange(0), default=None,
               help="Discards still allowed (levels 3, 13) [default: the level's, less --discarded].")
 @click.option("--discarded", default="", help='Cards already discarded, e.g. "2r 5y".')
-@click.option("--policy", "-p", default="best", show_default=True, metavar="SPEC",
+@click.option("--policy", "-p", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player that ranks and estimates: each candidate action is played, then "
                    "this player plays the game on ('best': the level's strongest measured "
-                   "setting within 32 ms a game; see 'numberup players best --level N').")
+                   "setting within 32 ms a game, so that an answer takes about 2 s; see "
+                   "'numberup players best --level N').")
 @click.option("--candidates", "-k", "candidates", type=EstimateParam(), default="6",
               show_default=True,
               help="Actions that get continuations: the player's own choice and the best "

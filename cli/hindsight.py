@@ -21,7 +21,7 @@ from .group import cli
 @click.option("--width", "-w", type=click.IntRange(1, 10_000), default=None,
               help="States the beam search keeps per card; three times as many children are "
                    "finished greedily to rank them [default: 40; 16 on 5x5 and 12 on 6x6 with a hand of five].")
-@click.option("--pilot", default="best", show_default=True, metavar="SPEC",
+@click.option("--pilot", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player whose playouts run the nested Monte Carlo search beside the "
                    "beam (best: its setting of the level); the search is the better of the two.")
 @click.option("--pilot-width", type=click.IntRange(1, 1_000), default=4, show_default=True,
@@ -39,7 +39,7 @@ from .group import cli
 @click.option("--warm", "warm_logs", type=click.Path(dir_okay=False), multiple=True,
               help="A simulate/compare --log of the same seed: each deal's best game in it "
                    "starts the search too, so found is never below it (repeatable).")
-@click.option("--warm-player", default="best", show_default=True, metavar="SPEC",
+@click.option("--warm-player", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player whose own game on each deal starts the search (played as "
                    "simulate plays it).")
 @click.option("--no-warm", is_flag=True,

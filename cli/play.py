@@ -64,10 +64,10 @@ def _run(s, save, log, no_color, advisor, compare):
     from numberup.interactive.terminal import Table, make_console
 
     note = ""
-    if advisor == "best":
+    if advisor is not None and advisor.split(":")[0] == "best":
         from numberup.players.registry import at_level, parse_player
 
-        note = (f"Hints by best: {at_level(parse_player('best'), s.level.number).spec} on this "
+        note = (f"Hints by {advisor}: {at_level(parse_player(advisor), s.level.number).spec} on this "
                 f"level ('numberup players best --level {s.level.number}').")
     console, plain = make_console(no_color=no_color)
     table = Table(s, sys.stdin, console, plain, save, advisor=advisor, log_path=log,
@@ -100,7 +100,7 @@ def _advisor(spec):
     key = spec.strip().lower()
     if key in ("none", "off"):
         return None
-    return check_player("best" if key == "auto" else spec)
+    return check_player("best:budget=0.032" if key == "auto" else spec)
 
 
 @cli.command()
@@ -109,10 +109,11 @@ def _advisor(spec):
               help="Master seed of the deal (as simulate's).")
 @click.option("--game", "-g", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the seed: the same deck simulate deals to game I.")
-@click.option("--hints", default="best", show_default=True, metavar="SPEC",
+@click.option("--hints", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player behind 'hint' (any player spec, or 'none'): it ranks the best "
-                   "actions by what it reaches if it plays on from each ('best': the level's "
-                   "strongest measured setting within 32 ms a game).")
+                   "actions by what it reaches if it plays on from each ('best:budget=0.032': "
+                   "the level's strongest measured setting within 32 ms a game, so that a hint "
+                   "takes under a second).")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="At the end, play the solver on the same deal and place your score in its "
                    "distribution.")
@@ -143,7 +144,7 @@ def play(level, seed, game, hints, compare, save, resume, log, no_color):
 
 @cli.command()
 @click.option("--level", "-l", type=LEVEL_RANGE, default=None, help="The level (1-20).")
-@click.option("--policy", "-p", default="best", show_default=True, metavar="SPEC",
+@click.option("--policy", "-p", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player that proposes each move (any player spec, or 'none'), as "
                    "play's --hints.")
 @click.option("--compare/--no-compare", default=True, show_default=True,

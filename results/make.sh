@@ -118,7 +118,7 @@ s = pd.read_csv("results/summary.csv")
 rows = B.read_table(open("results/best.csv").read(), "results/best.csv")
 players = ["random", "greedy", "expectimax", "learned", "rollout:n=200"]
 cols = [f"{p}: mean, P(>=B) / P(>=S) / P(G)" for p in players]
-cols += ["best (the default; 32 ms a game): setting, s/game, P(G)",
+cols += ["best (the default; 50 ms a game): setting, s/game, P(G)",
          "strongest measured: setting, s/game, games, P(G)"]
 head = "| level | bronze/silver/gold | " + " | ".join(cols) + " |\n|---|---|" + "---|" * len(cols) + "\n"
 out = []

@@ -24,11 +24,12 @@ from ..game.grid import geometry
 from ..game.levels import Level, get_level
 from ..game.position import check_position, load_position
 from ..players.base import OBJECTIVES, Player
+from ..players.best import QUICK
 from ..players.registry import PLAYERS, parse_player
 
 DEFAULT_ADVISOR = "auto"  # advise()'s searcher: see advisor_for
 RANKERS = {"rollout:n=200": "rollout:n=4000", "expectimax": "expectimax"}  # auto's choices
-DEFAULT_PLAYER = "best"  # advice()'s player, which ranks and estimates
+DEFAULT_PLAYER = QUICK  # advice()'s player, which ranks and estimates (best at its quick budget)
 DEFAULT_CANDIDATES = 6  # actions that get continuations
 # The continuations' time: about this many seconds of the reference machine's 2 cores, by the
 # player's cost in the best table (so the counts, and the answer, are the same on any machine)

@@ -37,8 +37,9 @@ from ..game.rng import _mix
 from ..game.state import I_HAND, _copy_state
 from ..game.tally import _result
 from ..jit import kernel, specialize
+from ..players.best import QUICK
 
-PILOT = "best"  # the player whose playouts the search makes, unless one is asked for
+PILOT = QUICK  # the player whose playouts the search makes, unless one is asked for
 DEFAULT_WIDTH = 4  # actions tried by a playout at each decision the search walks
 DEFAULT_RESTARTS = 3  # whole searches, each with its own stream; the best game of them is kept
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

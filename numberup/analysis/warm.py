@@ -29,8 +29,9 @@ import numpy as np
 
 from ..errors import InputError
 from ..game.levels import Level, get_level
+from ..players.best import QUICK
 
-WARM_PLAYER = "best"
+WARM_PLAYER = QUICK
 
 
 def replayed(level: Level, deck: np.ndarray, moves: np.ndarray):

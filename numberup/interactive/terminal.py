@@ -86,7 +86,7 @@ class Table:
     """
 
     def __init__(self, session: Session, inp, console: Console, plain: bool, save_path,
-                 advisor: str | None = "best", log_path=None, compare: bool = True,
+                 advisor: str | None = "best:budget=0.032", log_path=None, compare: bool = True,
                  note: str = ""):
         self.s = session
         self.inp = inp

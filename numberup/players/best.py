@@ -6,7 +6,7 @@ cost is at most ``budget`` seconds a game on one core. The measurements are a ta
 as package data (:data:`TABLE`, ``numberup/data/best.csv``, written by ``results/best.py``
 from the runs in ``results/``): per level, every measured setting with its games, mean, medal
 odds and one-core seconds per game. ``best:budget=1`` on level 19 is then a rollout setting,
-``best`` (32 ms) the learned player, and a command that plays several levels plays each with
+``best`` (50 ms) the learned player, and a command that plays several levels plays each with
 its own setting. Same table, same settings: the games of ``best`` are as reproducible as any
 other spec's.
 """
@@ -22,13 +22,17 @@ from .base import Param, PlayerType
 
 TABLE = Path(__file__).resolve().parents[1] / "data" / "best.csv"
 TABLE_NAME = "results/best.csv"  # how messages name it (the package carries a copy)
-# The default budget: 2,500 games of a level in under a minute on 2 cores, and no dearer. The
-# settings just above it, the learned player's look at the next card on levels 2, 3, 11, 13, 14
-# and 16 (0.034-0.046 s) and level 20's 256 completions (0.034 s), are stronger but make advise
-# answer in up to 3.0 s and a hint in up to 1.8 s (targets: 2 and 1), and `best` is the player
-# inside advise, the hints and hindsight's pilot and warm start: `best:budget=0.05` plays them
-# (results/learned.md, "The look at the next card, playing for gold").
-DEFAULT_BUDGET = 0.032
+# The default budget: 2,500 games of a level in about a minute on 2 cores (simulate, compare,
+# campaign: on levels 2, 3, 11, 13, 14 and 16 the learned player's look at the next card).
+DEFAULT_BUDGET = 0.05
+# The budget of the player that other work plays hundreds of times an answer (advise and the
+# hints of play and assist, which must answer within 2 s and 1 s; hindsight's pilot and warm
+# start; calibrate, which checks advise's estimates): the one-move settings, up to level 20's
+# learned:objective=gold,k=128 (0.031 s). With the look at the next card (0.034-0.046 s) advise
+# took up to 3.0 s and a hint up to 1.8 s (benchmarks/README.md, "Advise and hints with one
+# player").
+QUICK_BUDGET = 0.032
+QUICK = f"best:budget={QUICK_BUDGET:g}"
 COLUMNS = ("level", "spec", "games", "mean", "p_bronze", "p_silver", "p_gold", "p_gold_lo",
            "p_gold_hi", "seconds_per_game", "source")
 
@@ -105,8 +109,8 @@ PLAYER = PlayerType(
     "--level N' shows what it plays there",
     None,
     {"budget": Param(DEFAULT_BUDGET, "seconds a game on one core the setting may cost (the "
-                     "default plays 2,500 games in under a minute on 2 cores and keeps advise "
-                     "and hints within 2 s and 1 s)", minimum=0.0,
+                     "default plays 2,500 games in about a minute on 2 cores; advise and the "
+                     f"hints play best:budget={QUICK_BUDGET:g})", minimum=0.0,
                      integer=False)},
     resolve=_resolve,
 )

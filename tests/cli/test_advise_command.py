@@ -54,19 +54,20 @@ def test_advise_command_defaults_are_the_library_defaults():
     lib = inspect.signature(A.advice).parameters
     assert (opts["policy"], int(opts["candidates"]), opts["continuations"]) == (
         lib["player"].default, lib["candidates"].default, lib["continuations"].default)
-    assert opts["policy"] == A.DEFAULT_PLAYER == "best"
+    assert opts["policy"] == A.DEFAULT_PLAYER == "best:budget=0.032"
 
 
 def test_advise_best_plays_the_levels_setting():
-    """-p best ranks and estimates with the setting the best table names for the level."""
+    """best (at advise's default budget) ranks and estimates with the setting the best table
+    names for the level."""
     from numberup.players.registry import at_level, parse_player
 
     state, gone = random_position(14, 5, random.Random(4), greedy=True)
     grid, hand, _ = position_texts(state, gone)
     data = json.loads(invoke(["advise", "-l", "14", "--card", hand, "-m", "8", "-j", "1",
                               "--json", "-"], input=grid))
-    assert data["player"] == "best"
-    assert data["plays"] == at_level(parse_player("best"), 14).spec
+    assert data["player"] == "best:budget=0.032"
+    assert data["plays"] == at_level(parse_player("best:budget=0.032"), 14).spec
 
 
 def test_advise_json_and_text_from_stdin():

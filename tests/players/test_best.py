@@ -86,3 +86,30 @@ def test_games_of_best_are_the_games_of_its_setting(level):
     want = play_batch(lv, at_level(parse_player("best"), level), 11, 5, 6, 1)
     assert got.player.spec == "best"
     assert np.array_equal(got.scores, want.scores) and np.array_equal(got.moves, want.moves)
+
+
+def test_the_quick_budget_is_the_default_of_the_work_that_plays_best_many_times():
+    """advise, the hints of play and assist, calibrate and hindsight's pilot and warm start play
+    best at QUICK_BUDGET (an answer in about 2 s, a hint in 1 s); simulate, compare and campaign
+    at the default budget. Each default names the same spec, and QUICK's choice on every level
+    is the strongest setting within its budget."""
+    import numberup_cli.main  # noqa: F401  (every command on the group)
+    from numberup_cli.group import cli
+
+    from numberup.analysis import advise, pilot, warm
+
+    assert B.QUICK == f"best:budget={B.QUICK_BUDGET:g}" and B.QUICK_BUDGET < B.DEFAULT_BUDGET
+    assert advise.DEFAULT_PLAYER == pilot.PILOT == warm.WARM_PLAYER == B.QUICK
+
+    def default(command, name):
+        return next(p.default for p in cli.commands[command].params if p.name == name)
+
+    for command, name in (("advise", "policy"), ("calibrate", "for_player"),
+                          ("hindsight", "pilot"), ("hindsight", "warm_player"),
+                          ("play", "hints"), ("assist", "policy")):
+        assert default(command, name) == B.QUICK, (command, name)
+    assert default("simulate", "policy") == "best"  # compare and campaign: best when none is named
+    rows = B.table()
+    for lv in LEVELS:
+        quick = at_level(parse_player(B.QUICK), lv.number).spec
+        assert quick == B.choose(rows, lv.number, B.QUICK_BUDGET)["spec"]
