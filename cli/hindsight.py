@@ -23,7 +23,8 @@ from .group import cli
                    "finished greedily to rank them [default: 40; 16 on 5x5 and 12 on 6x6 with a hand of five].")
 @click.option("--pilot", default="best:budget=0.032", show_default=True, metavar="SPEC",
               help="The player whose playouts run the nested Monte Carlo search beside the "
-                   "beam (best: its setting of the level); the search is the better of the two.")
+                   "beam (best:budget=0.032: its setting of the level, one move deep); the search "
+                   "is the better of the two.")
 @click.option("--pilot-width", type=click.IntRange(1, 1_000), default=4, show_default=True,
               help="Actions the nested search finishes with the pilot at each decision.")
 @click.option("--pilot-restarts", type=click.IntRange(1, 1_000), default=3, show_default=True,
