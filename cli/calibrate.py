@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import (LevelsParam, TextFile, check_out_file, echo_json, games_option,
+from .common import (QUICK_BEST, LevelsParam, TextFile, check_out_file, echo_json, games_option,
                      jobs_option, print_rich, progress_bar, seed_option)
 from .group import cli
 
@@ -14,7 +14,7 @@ from .group import cli
 @cli.command()
 @click.option("--level", "-l", "levels", type=LevelsParam(), default=None,
               help="Level(s): 14, a list 3,14,17 or 'all' (with --from: the levels to keep).")
-@click.option("--for", "for_player", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--for", "for_player", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player that plays the games and whose continuations give the "
                    "estimates (as advise's --policy).")
 @games_option("Games per level (one decision drawn from each by default).")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import (LEVEL_RANGE, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
+from .common import (LEVEL_RANGE, QUICK_BEST, MAX_FIRST, SUMMARY_KEYS, LevelsParam, TextFile,
                      check_out_paths, dask_option, echo_json, games_option, jobs_option,
                      print_rich, resume_option, run_runs, seed_option, write_summary)
 from .group import cli
@@ -217,7 +217,7 @@ class EstimateParam(click.ParamType):
 @click.option("--discards-left", type=click.IntRange(0), default=None,
               help="Discards still allowed (levels 3, 13) [default: the level's, less --discarded].")
 @click.option("--discarded", default="", help='Cards already discarded, e.g. "2r 5y".')
-@click.option("--policy", "-p", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--policy", "-p", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player that ranks and estimates: each candidate action is played, then "
                    "this player plays the game on ('best': the level's strongest measured "
                    "setting within 32 ms a game, so that an answer takes about 2 s; see "

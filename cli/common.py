@@ -12,6 +12,11 @@ import sys
 import click
 
 LEVEL_RANGE = click.IntRange(1, 20)
+# best at its quick budget, the default of the work that plays it hundreds of times an answer
+# (advise, the hints, calibrate, hindsight's pilot and warm start): numberup.players.best.QUICK,
+# written out so that --help need not import the players (tests/players/test_best.py holds the
+# commands' defaults equal to it)
+QUICK_BEST = "best:budget=0.032"
 
 
 def echo_json(data) -> None:

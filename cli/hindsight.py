@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import (LevelsParam, check_out_paths, echo_json, jobs_option, progress_bar,
+from .common import (QUICK_BEST, LevelsParam, check_out_paths, echo_json, jobs_option, progress_bar,
                      seed_option)
 from .group import cli
 
@@ -21,9 +21,9 @@ from .group import cli
 @click.option("--width", "-w", type=click.IntRange(1, 10_000), default=None,
               help="States the beam search keeps per card; three times as many children are "
                    "finished greedily to rank them [default: 40; 16 on 5x5 and 12 on 6x6 with a hand of five].")
-@click.option("--pilot", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--pilot", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player whose playouts run the nested Monte Carlo search beside the "
-                   "beam (best:budget=0.032: its setting of the level, one move deep); the search "
+                   f"beam ({QUICK_BEST}: its setting of the level, one move deep); the search "
                    "is the better of the two.")
 @click.option("--pilot-width", type=click.IntRange(1, 1_000), default=4, show_default=True,
               help="Actions the nested search finishes with the pilot at each decision.")
@@ -40,7 +40,7 @@ from .group import cli
 @click.option("--warm", "warm_logs", type=click.Path(dir_okay=False), multiple=True,
               help="A simulate/compare --log of the same seed: each deal's best game in it "
                    "starts the search too, so found is never below it (repeatable).")
-@click.option("--warm-player", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--warm-player", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player whose own game on each deal starts the search (played as "
                    "simulate plays it).")
 @click.option("--no-warm", is_flag=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .common import LEVEL_RANGE
+from .common import LEVEL_RANGE, QUICK_BEST
 from .group import cli
 
 
@@ -100,7 +100,7 @@ def _advisor(spec):
     key = spec.strip().lower()
     if key in ("none", "off"):
         return None
-    return check_player("best:budget=0.032" if key == "auto" else spec)
+    return check_player(QUICK_BEST if key == "auto" else spec)
 
 
 @cli.command()
@@ -109,9 +109,9 @@ def _advisor(spec):
               help="Master seed of the deal (as simulate's).")
 @click.option("--game", "-g", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the seed: the same deck simulate deals to game I.")
-@click.option("--hints", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--hints", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player behind 'hint' (any player spec, or 'none'): it ranks the best "
-                   "actions by what it reaches if it plays on from each ('best:budget=0.032': "
+                   f"actions by what it reaches if it plays on from each ('{QUICK_BEST}': "
                    "the level's strongest measured setting within 32 ms a game, so that a hint "
                    "takes under a second).")
 @click.option("--compare/--no-compare", default=True, show_default=True,
@@ -144,7 +144,7 @@ def play(level, seed, game, hints, compare, save, resume, log, no_color):
 
 @cli.command()
 @click.option("--level", "-l", type=LEVEL_RANGE, default=None, help="The level (1-20).")
-@click.option("--policy", "-p", default="best:budget=0.032", show_default=True, metavar="SPEC",
+@click.option("--policy", "-p", default=QUICK_BEST, show_default=True, metavar="SPEC",
               help="The player that proposes each move (any player spec, or 'none'), as "
                    "play's --hints.")
 @click.option("--compare/--no-compare", default=True, show_default=True,

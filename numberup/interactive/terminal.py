@@ -21,6 +21,7 @@ from ..game.cards import format_card, parse_card
 from .screen import COLOUR_HELP, actions_text, card_text, render
 from .session import Session
 from ..game.cells import cell_name, parse_cell
+from ..players.best import QUICK
 
 _CARD = re.compile(r"^[1-9][a-z]$")
 
@@ -86,7 +87,7 @@ class Table:
     """
 
     def __init__(self, session: Session, inp, console: Console, plain: bool, save_path,
-                 advisor: str | None = "best:budget=0.032", log_path=None, compare: bool = True,
+                 advisor: str | None = QUICK, log_path=None, compare: bool = True,
                  note: str = ""):
         self.s = session
         self.inp = inp
