@@ -1,9 +1,9 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E``: every action is judged by playing the
-game out with the base player on random orders of the unseen cards; a budget of about ``N``
-rollouts per decision is spread by successive halving (the worse half of the actions is
-dropped each round, so clearly bad moves stop early).
+``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D``: every
+action is judged by playing the game out with the base player on random orders of the unseen
+cards; a budget of about ``N`` rollouts per decision is spread by successive halving (the
+worse half of the actions is dropped each round, so clearly bad moves stop early).
 
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
@@ -12,7 +12,8 @@ of its own (``X.base``, :class:`numberup.players.scratch.Base`), never the rollo
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
-(:mod:`numberup.players.learned`), one move deep (``depth=1``).
+(:mod:`numberup.players.learned`), one move deep (``depth=1``) unless ``bdepth=2`` lets it look
+at the next card (several times the cost of every rollout).
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -38,7 +39,7 @@ from . import expectimax, greedy, learned, random
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE = 0, 1, 2, 3, 4, 5, 6
+R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH = 0, 1, 2, 3, 4, 5, 6, 7
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
@@ -175,8 +176,9 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec of a player in
     :data:`BASES`):
-    ``bk`` is its ``k``, ``bobjective`` its objective and ``bscale`` its scale, when it takes
-    them; a learned base looks no further than its move (``depth=1``)."""
+    ``bk`` is its ``k``, ``bobjective`` its objective, ``bscale`` its scale and ``bdepth`` its
+    depth, when it takes them; a learned base looks no further than its move (``depth=1``)
+    unless ``bdepth`` is 2."""
     kind = _BASE_TYPES[BASES[int(params[R_BASE])]]
     takes = kind.params
     extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
@@ -184,8 +186,9 @@ def base_player(params):
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
     if "scale" in takes and params[R_BSCALE] >= 0:
         extra.append(f"scale={params[R_BSCALE]:g}")
-    if "depth" in takes and takes["depth"].default != 1:  # a base decides at every card of
-        extra.append("depth=1")  # every rollout: one move deep (expectimax's default already)
+    depth = int(params[R_BDEPTH])
+    if "depth" in takes and (depth != 1 or takes["depth"].default != 1):  # a base decides at
+        extra.append(f"depth={depth}")  # every card of every rollout: one move deep by default
     return parse_spec(kind, ",".join(extra))
 
 
@@ -218,6 +221,10 @@ PLAYER = PlayerType(
         "bscale": Param(-1.0, "how much of the learned correction a learned base plays with "
                               "(its scale; -1: the model's own)", minimum=-1.0,
                         maximum=MAX_SCALE, integer=False),
+        "bdepth": Param(1, "how far a base that searches (expectimax, learned) looks: 1, its "
+                           "move; 2, also the next card (its depth=2: several times the cost "
+                           "of every rollout)", minimum=1,
+                        maximum=2),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )

@@ -154,8 +154,10 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (20, "rollout:n=12,base=learned,bk=2", 20),
     (8, "rollout:n=30", 16),
     (10, "rollout:n=30,base=random", 11),
+    (10, "rollout:n=12,base=learned,bk=2,bdepth=2", 10),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
-        "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random"])
+        "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
+        "level-10-learned-depth-2"])
 def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
@@ -240,6 +242,12 @@ def test_base_player_from_the_registry():
     assert base_player(parse_player("rollout:base=expectimax,bobjective=gold").params).spec == \
         f"expectimax:k={DEFAULT_BK},objective=gold"
     assert base_player(parse_player("rollout:bobjective=gold,bk=2").params).spec == "greedy"
+    # a learned base is one move deep unless bdepth=2 lets it look at the next card
+    assert base_player(parse_player("rollout:base=learned,bk=3").params).param("depth") == 1
+    deep = base_player(parse_player("rollout:base=learned,bk=3,bdepth=2").params)
+    assert (deep.param("depth"), deep.param("k")) == (2, 3)
+    assert base_player(parse_player("rollout:base=expectimax,bdepth=2").params).param("depth") == 2
+    assert base_player(parse_player("rollout:bdepth=2").params).spec == "greedy"
     # the default spec and its loop are as before the bases
     assert parse_player("rollout:n=200").spec == "rollout:n=200"
 
