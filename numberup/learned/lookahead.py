@@ -11,8 +11,10 @@ expectimax gains 1-2 points of mean from depth 2).
 
 The cards whose value alone counts (the rules of chapter 2: :data:`numberup.evaluation.exact.VALUES`)
 are alike by value, so the next card ranges over the values still to come, each weighted by
-how many of its cards are; elsewhere over every card. Levels with a hand of five
-(18-20) keep the one-move choice (the next decision there ranges over the hand too).
+how many of its cards are; elsewhere over every card, or, with ``sample=S``, over a random
+sample of ``S`` of them, the same sample for every action judged again (the look's cost is
+nearly all in trying each next card on each cell). Levels with a hand of five (18-20) keep
+the one-move choice (the next decision there ranges over the hand too).
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ from .value import (
     _value_after_placing,
 )
 from ..evaluation.sampled import _better, _copy_value, _fill_pool, _restore_lines, _save_lines
+from ..game.rng import _below
 from ..game.state import I_FILLED, I_HAND, I_UNSEEN
 
 NEXT = 1  # the decision depth of the next card's placements (X.saved, X.cand, X.best, X.child)
 MAX_WIDTH = 16  # actions looked past at most
+MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more tries them all
 
 
 @kernel(inline="always")
@@ -62,16 +66,18 @@ def _take_back(p, geo, S, X, cell, depth):
 
 @kernel(inline="always")
 def _no_lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
-                  depth, width, k, exact):
+                  depth, width, k, exact, sample):
     """The hook's stand-in for the learned player at depth 1: its own choice."""
     return best_slot, best_cell
 
 
 @kernel
-def _next_card_value(p, geo, S, X, k, exact, objective, out):
+def _next_card_value(p, geo, S, X, k, exact, objective, n_next, out):
     """``out`` := the value (mean, P(bronze), P(silver), P(gold), sum of the line
     predictions) of the grid in ``S`` before the next card: its expectation over the next
-    card of the best learned value after that card is placed (or discarded)."""
+    card of the best learned value after that card is placed (or discarded). The next card
+    ranges over ``X.draws[:n_next]`` (:func:`_next_cards`), each alike, or, on value-count
+    rules (all the cards to come there), over their values weighted by their counts."""
     filled = S.ints[I_FILLED]
     n_pool = _fill_pool(S, X.pool)
     _estimate_lines(p, geo, S, X, k, n_pool, exact)
@@ -80,14 +86,13 @@ def _next_card_value(p, geo, S, X, k, exact, objective, out):
     n_cand = _candidates(geo, S, cand)
     may_discard = _may_discard(p, geo, S)
     by_value = _family(p) == VALUES
-    n_unseen = S.ints[I_UNSEEN]
     acc = X.chance_sum
     acc[:5] = 0.0
     best = X.best[NEXT]
     child = X.child[NEXT]
     seen = 0  # the values already judged (by_value)
-    for u in range(n_unseen):
-        card = S.unseen[u]
+    for u in range(n_next):
+        card = X.draws[u]
         weight = 1.0
         if by_value:
             bit = 1 << (card // 8)
@@ -112,9 +117,25 @@ def _next_card_value(p, geo, S, X, k, exact, objective, out):
         _take(card, X.values_left, X.colours_left, X.masks_left, 1)
         for q in range(5):
             acc[q] += weight * best[q]
-    total = float(n_unseen)
+    total = float(n_next)
     for q in range(5):
         out[q] = acc[q] / total
+
+
+@kernel(inline="always")
+def _next_cards(p, S, X, sample):
+    """``X.draws[:n]`` := the next cards the look tries, and returns ``n``: every card to
+    come, or (``sample`` > 0, fewer than the cards to come, a rule where cards are not alike
+    by value) a random sample of ``sample`` of them from the player's stream."""
+    n = S.ints[I_UNSEEN]
+    for j in range(n):
+        X.draws[j] = S.unseen[j]
+    if sample > 0 and sample < n and _family(p) != VALUES:
+        for j in range(sample):
+            t = j + _below(S.rng, n - j)
+            X.draws[j], X.draws[t] = X.draws[t], X.draws[j]
+        n = sample
+    return n
 
 
 @kernel(inline="always")
@@ -139,13 +160,13 @@ def _depth0_looks(p):
 
 @kernel
 def _lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, best_cell,
-               depth, width, k, exact):
+               depth, width, k, exact, sample):
     """Among the ``width`` actions of the best one-move values (``X.values[a]``, as the
     learned player left them), the one whose grid is worth most before the next card
     (:func:`_next_card_value`); ``X.values[a]`` := that value for the actions judged so.
     Ties keep the one-move order. ``depth`` 0 looks only where it is cheap (value-count
     rules: :func:`_values_lookahead`), 2 everywhere; levels with a hand keep the one-move
-    choice."""
+    choice. ``sample``: the next cards tried, at most (:func:`_next_cards`)."""
     if p[L.P_HAND] > 0 or width <= 1:
         return best_slot, best_cell
     if depth == 0 and not _depth0_looks(p):  # depth 0: look only where it is cheap
@@ -153,12 +174,15 @@ def _lookahead(p, geo, S, X, cand, n_cand, may_discard, objective, best_slot, be
     values = _family(p) == VALUES
     if values and exact and objective == 0 and p[L.P_AGG] == L.AGG_SUM:
         return _values_lookahead(p, geo, S, X, cand, n_cand, width)
-    return _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact)
+    return _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact,
+                         sample)
 
 
 @kernel
-def _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact):
-    """:func:`_lookahead` on any rule: every next card tried on every cell on offer
+def _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, exact,
+                  sample):
+    """:func:`_lookahead` on any rule: every next card (or a sample of ``sample``, the same
+    for every action: :func:`_next_cards`) tried on every cell on offer
     (:func:`_next_card_value`)."""
     n_hand = S.ints[I_HAND]
     n_act = n_hand * n_cand + (1 if may_discard else 0)
@@ -168,6 +192,7 @@ def _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, 
     best[:5] = -1e300
     value = X.drawn
     chosen = order[0]
+    n_next = _next_cards(p, S, X, sample)
     for q in range(m):
         a = order[q]
         slot, cell = (0, -1) if a == n_hand * n_cand else (a // n_cand, cand[a % n_cand])
@@ -180,7 +205,7 @@ def _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, 
             v = _afterstate_value(p, geo, S, X, S.ints[I_FILLED])
             _child(p, X, v, value, objective)
         else:
-            _next_card_value(p, geo, S, X, k, exact, objective, value)
+            _next_card_value(p, geo, S, X, k, exact, objective, n_next, value)
         _undo_apply(p, geo, S, slot, cell, card)
         _copy_value(X.values[a], value)
         if _better(value, best, objective):

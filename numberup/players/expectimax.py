@@ -32,10 +32,10 @@ from .learned import kernel_for
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 X_DEPTH, X_SAMPLE, X_K, X_OBJECTIVE, X_EVAL, X_ENDGAME = 0, 1, 2, 3, 4, 5
 # where the learned player's kernel finds these parameters (eval=learned: it estimates lines
-# exactly wherever the rule allows and looks no further than the move, so ``exact``, ``depth``
-# and ``width`` have no place of their own and are never read)
+# exactly wherever the rule allows and looks no further than the move, so ``exact``, ``depth``,
+# ``width`` and ``sample`` have no place of their own and are never read)
 _FOR_LEARNED = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXACT_AT=-1,
-                    _DEPTH_AT=X_K, _WIDTH_AT=X_K)
+                    _DEPTH_AT=X_K, _WIDTH_AT=X_K, _SAMPLE_AT=X_K)
 EVALS = ("random", "learned")  # eval=learned: the scratch carries the level's model
 ROOT, LEAF = 0, 1  # decision depths in the tree
 MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more looks at them all

@@ -21,7 +21,7 @@ from ..evaluation.completions import _estimate_lines
 from ..game import levels as L
 from ..learned.features import _take, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
-from ..learned.lookahead import (MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
+from ..learned.lookahead import (MAX_SAMPLE, MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
                                  _take_back, _try_card)
 from ..game.rng import _next
 from ..evaluation.sampled import MAX_K, _better, _copy_value, _fill_pool, _objective
@@ -35,10 +35,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     """The action of the best afterstate value; ``X.values[a]`` := action ``a``'s value
     (mean, P(bronze), P(silver), P(gold), sum of the line predictions; the probabilities 0
     when playing for the mean; actions numbered as expectimax numbers them: ``slot * n_cand +
-    j``, the discard last). A template: ``_OBJECTIVE``, ``_K``, ``_ENDGAME_AT``, ``_EXACT_AT``
-    and ``_WIDTH_AT`` are the places of the objective, of ``k``, ``endgame``, ``exact`` and
-    ``width`` in ``prm`` (this player's own parameters, or expectimax's, whose
-    ``eval=learned`` plays this kernel; -1: none); ``_ENDGAME`` is the exact endgame's hook
+    j``, the discard last). A template: ``_OBJECTIVE``, ``_K``, ``_ENDGAME_AT``, ``_EXACT_AT``,
+    ``_DEPTH_AT``, ``_WIDTH_AT`` and ``_SAMPLE_AT`` are the places of the objective, of ``k``,
+    ``endgame``, ``exact``, ``depth``, ``width`` and ``sample`` in ``prm`` (this player's own
+    parameters, or expectimax's, whose ``eval=learned`` plays this kernel; -1: none); ``_ENDGAME`` is the exact endgame's hook
     and ``_LOOKAHEAD`` the look at the next card (:mod:`numberup.learned.lookahead`), or stand-ins
     that compile to nothing (:func:`_variant`).
 
@@ -96,12 +96,14 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
         _take(card, X.values_left, X.colours_left, X.masks_left, 1)
     return _LOOKAHEAD(p, geo, S, X, cand, n_cand, may_discard, objective,  # noqa: F821
                       best_slot, best_cell, np.int64(prm[_DEPTH_AT]),  # noqa: F821
-                      np.int64(prm[_WIDTH_AT]), k, exact)  # noqa: F821
+                      np.int64(prm[_WIDTH_AT]), k, exact,  # noqa: F821
+                      np.int64(prm[_SAMPLE_AT]))  # noqa: F821
 
 
 # The places of this player's parameters in its array; another player that plays this kernel
 # (expectimax's eval=learned) passes the places of its own
-_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _DEPTH_AT=5, _WIDTH_AT=6)
+_OWN = dict(_OBJECTIVE=0, _K=1, _ENDGAME_AT=2, _EXACT_AT=4, _DEPTH_AT=5, _WIDTH_AT=6,
+            _SAMPLE_AT=7)
 _KERNELS = {}  # the variants compiled so far, by name
 
 
@@ -176,6 +178,10 @@ PLAYER = PlayerType(
                        "depth 1, elsewhere every next card on every cell, 10-40x); 0: 2 on "
                        "levels 6-10, 1 elsewhere", minimum=0, maximum=2),
      "width": Param(3, "at depth 2, how many of the best actions are judged again",
-                    minimum=1, maximum=MAX_WIDTH)},
+                    minimum=1, maximum=MAX_WIDTH),
+     "sample": Param(0, "at depth 2, on levels where cards are not alike by value, try a "
+                        "random sample of this many next cards (the same for every action "
+                        "judged again) instead of all of them (0: all); the look's cost "
+                        "falls about in proportion", minimum=0, maximum=MAX_SAMPLE)},
     looks_ahead=True, advises=True, variant=_variant, on_level=_on_level,
 )

@@ -1,7 +1,9 @@
 """The learned player's look at the next card (numberup.learned.lookahead), against plain
 Python: the predictions ahead are line predictions (tests/oracles/learned_reference.py), the
 value-count shortcut gives the values of trying every next card on every cell, and both give
-what plain Python gives on late positions."""
+what plain Python gives on late positions, over every next card or over the sample of them
+``sample=S`` draws (the same for every action; a sample of all of them, or on a value-count
+rule, is the whole look)."""
 
 import itertools
 import random
@@ -98,8 +100,11 @@ def test_the_value_count_look_is_every_card_on_every_cell(level):
     geo = geometry(get_level(level).size)
     count = 0
     for S, X, cand, n_cand, md, decide in _learned_positions(level, 3):
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True)
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 0)
         slow = X.values[:n_cand, 0].copy()
+        decide()
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 2)
+        assert np.allclose(X.values[:n_cand, 0], slow, atol=1e-9)  # no sample by value
         grid = S.grid.copy()
         decide()
         _values_lookahead(p, geo, S, X, cand.copy(), n_cand, n_cand)
@@ -123,11 +128,12 @@ def _frontier(n, grid):
     return out
 
 
-def _python_look(level, grid, card, unseen, W):
+def _python_look(level, grid, card, unseen, W, nexts=None):
     """Each action's value one card further, in plain Python: for the card placed on a cell
-    on offer, the mean over the next card (each unseen card alike) of the best learned value
-    (tests/oracles/learned_reference.py) after it is placed too, every line's base the exact mean of
-    its completions from the cards to come (``unseen``; enumerated, scored by the package)."""
+    on offer, the mean over the next card (each unseen card alike, or each of ``nexts``) of
+    the best learned value (tests/oracles/learned_reference.py) after it is placed too, every
+    line's base the exact mean of its completions from the cards to come (``unseen``;
+    enumerated, scored by the package)."""
     from numberup.game.scorecard import score_line
 
     lv = get_level(level)
@@ -152,7 +158,8 @@ def _python_look(level, grid, card, unseen, W):
         g2 = grid.copy()
         g2[a] = card
         total = 0.0
-        for nxt in unseen:
+        nexts = unseen if nexts is None else nexts
+        for nxt in nexts:
             left = [c for c in unseen if c != nxt]
             best = -1e300
             for x in _frontier(lv.size, g2):
@@ -162,7 +169,7 @@ def _python_look(level, grid, card, unseen, W):
                 best = max(best, REF.afterstate_value(lv, p, lines, g3, int((g3 >= 0).sum()),
                                                       left, bases, W))
             total += best
-        values[a] = total / len(unseen)
+        values[a] = total / len(nexts)
     return values
 
 
@@ -173,14 +180,30 @@ def test_the_look_at_the_next_card_matches_python(level):
     p = L.PARAMS[level]
     lv = get_level(level)
     geo = geometry(lv.size)
-    checked = 0
+    checked = sampled = 0
     for S, X, cand, n_cand, md, decide in _learned_positions(level, 2):
         if lv.cells - int(S.ints[4]) > 4 or n_cand < 2:  # late positions: few cards to enumerate
             continue
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True)
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 0)
         unseen = [int(c) for c in S.unseen[:S.ints[1]]]
         want = _python_look(level, S.grid.copy(), int(S.hand[0]), unseen, X.learned)
         for j in range(n_cand):
             assert X.values[j, 0] == pytest.approx(want[int(cand[j])], abs=1e-6)
+        whole = X.values[:n_cand, 0].copy()
+        decide()
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, len(unseen))
+        assert np.allclose(X.values[:n_cand, 0], whole, atol=1e-9)  # a sample of all: the look
+        if level not in VALUE_LEVELS and len(unseen) > 2:
+            decide()
+            rng = S.rng.copy()
+            _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 2)
+            assert not np.array_equal(S.rng, rng)  # the sample comes from the player's stream
+            nexts = [int(c) for c in X.draws[:2]]
+            assert len(set(nexts)) == 2 and set(nexts) <= set(unseen)
+            want = _python_look(level, S.grid.copy(), int(S.hand[0]), unseen, X.learned, nexts)
+            for j in range(n_cand):
+                assert X.values[j, 0] == pytest.approx(want[int(cand[j])], abs=1e-6)
+            sampled += 1
         checked += 1
     assert checked >= 3
+    assert sampled >= 3 or level in VALUE_LEVELS

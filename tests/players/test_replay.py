@@ -32,7 +32,7 @@ SPECS = {
                 ("rollout:n=6,base=random", 1, 13), ("rollout:n=6,objective=gold", 1, 13),
                 ("rollout:n=3,base=expectimax,bk=2", 1, 13),
                 ("rollout:n=3,base=learned,bk=2,objective=gold", 1, 13)],
-    "learned": [("learned", 2, 11)],
+    "learned": [("learned", 2, 11), ("learned:depth=2,sample=4,objective=gold", 1, 13)],
     "best": [("best", 2, 11)],  # the level's setting at the default budget
 }
 
