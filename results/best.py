@@ -10,7 +10,10 @@ JSON of results/runs/strongest/ (the runs of results/strongest.md; a file that c
 another's spec on later decks is pooled with it), results/runs/candidates/summary.csv (settings
 near the default budget, measured on 2,000 decks to choose among them),
 results/runs/lookahead/summary.csv (the learned player with its look at the next card, playing
-for gold, on 1,000 decks of the levels without a hand where it is not the default) and the JSON of the
+for gold, on 1,000 decks of the levels without a hand where it is not the default),
+results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
+cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
+budget), results/runs/wide/ (the look at more actions on levels 6 and 8) and the JSON of the
 runs against ``rollout:n=800`` on 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
@@ -107,6 +110,8 @@ def main() -> None:
     found += rows_of(pd.read_csv("results/runs/learned-gold/summary.csv"), "runs/learned-gold")
     found += rows_of(pd.read_csv("results/runs/candidates/summary.csv"), "runs/candidates")
     found += rows_of(pd.read_csv("results/runs/lookahead/summary.csv"), "runs/lookahead")
+    for run in ("sampled", "sampled-12", "wide"):
+        found += rows_of(pd.read_csv(f"results/runs/{run}/summary.csv"), f"runs/{run}")
     found += strongest_rows()
     best: dict[tuple, dict] = {}
     for r in found:  # the same setting on the same decks: the run with the most games

@@ -74,6 +74,17 @@ numberup compare --level 20 -p expectimax:k=256,objective=gold -p learned:object
 rm -rf "$RUNS"/lookahead
 numberup compare --level 2,3,11-17 -p learned:depth=2,objective=gold --games 1000 --seed $SEED \
     --jobs 2 --out $RUNS/lookahead --no-progress --json > $RUNS/lookahead.json
+# the same look over a random sample of the next cards (sample=S), on the 6x6 levels where the
+# whole look costs more than the default budget; and on levels 6 and 8 (where depth 0 looks
+# already), the look at more of the best actions (width)
+rm -rf "$RUNS"/sampled "$RUNS"/sampled-12 "$RUNS"/wide
+numberup compare --level 12,15,17 -p learned:depth=2,objective=gold,sample=8 \
+    -p learned:depth=2,objective=gold,sample=16 --games 1000 --seed $SEED --jobs 2 \
+    --out $RUNS/sampled --no-progress --json > $RUNS/sampled.json
+numberup compare --level 12,15,17 -p learned:depth=2,objective=gold,sample=12 --games 1000 \
+    --seed $SEED --jobs 2 --out $RUNS/sampled-12 --no-progress --json > $RUNS/sampled-12.json
+numberup compare --level 6,8 -p learned:objective=gold,width=6 -p learned:objective=gold,width=12 \
+    --games 2000 --seed $SEED --jobs 2 --out $RUNS/wide --no-progress --json > $RUNS/wide.json
 # the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
 # level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
 for P in learned learned:objective=gold; do
