@@ -21,8 +21,8 @@ from ..evaluation.completions import _estimate_lines
 from ..game import levels as L
 from ..learned.features import _take, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
-from ..learned.lookahead import (MAX_SAMPLE, MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
-                                 _take_back, _try_card)
+from ..learned.lookahead import (MAX_SAMPLE, MAX_WIDTH, _depth0_looks, _lookahead,
+                                 _no_lookahead, _take_back, _try_card)
 from ..game.rng import _next
 from ..evaluation.sampled import MAX_K, _better, _copy_value, _fill_pool, _objective
 from ..game.state import I_FILLED, I_HAND
@@ -38,9 +38,10 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     j``, the discard last). A template: ``_OBJECTIVE``, ``_K``, ``_ENDGAME_AT``, ``_EXACT_AT``,
     ``_DEPTH_AT``, ``_WIDTH_AT`` and ``_SAMPLE_AT`` are the places of the objective, of ``k``,
     ``endgame``, ``exact``, ``depth``, ``width`` and ``sample`` in ``prm`` (this player's own
-    parameters, or expectimax's, whose ``eval=learned`` plays this kernel; -1: none); ``_ENDGAME`` is the exact endgame's hook
-    and ``_LOOKAHEAD`` the look at the next card (:mod:`numberup.learned.lookahead`), or stand-ins
-    that compile to nothing (:func:`_variant`).
+    parameters, or expectimax's, whose ``eval=learned`` plays this kernel; -1: none);
+    ``_ENDGAME`` is the exact endgame's hook and ``_LOOKAHEAD`` the look at the next card
+    (:mod:`numberup.learned.lookahead`), or stand-ins that compile to nothing
+    (:func:`_variant`).
 
     The base estimate of each line is expectimax's (:mod:`numberup.evaluation.sampled`) with ``k``
     completions from the cards to come at the decision (common random numbers within it); the
