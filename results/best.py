@@ -13,7 +13,7 @@ results/runs/lookahead/summary.csv (the learned player with its look at the next
 for gold, on 1,000 decks of the levels without a hand where it is not the default),
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
-budget), results/runs/wide/ (the look at more actions on levels 6 and 8) and the JSON of the
+budget) and the JSON of the
 runs against ``rollout:n=800`` on 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
@@ -110,7 +110,7 @@ def main() -> None:
     found += rows_of(pd.read_csv("results/runs/learned-gold/summary.csv"), "runs/learned-gold")
     found += rows_of(pd.read_csv("results/runs/candidates/summary.csv"), "runs/candidates")
     found += rows_of(pd.read_csv("results/runs/lookahead/summary.csv"), "runs/lookahead")
-    for run in ("sampled", "sampled-12", "wide"):
+    for run in ("sampled", "sampled-12"):
         found += rows_of(pd.read_csv(f"results/runs/{run}/summary.csv"), f"runs/{run}")
     found += strongest_rows()
     best: dict[tuple, dict] = {}
