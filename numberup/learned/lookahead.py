@@ -39,7 +39,6 @@ from ..game.state import I_FILLED, I_HAND, I_UNSEEN
 
 NEXT = 1  # the decision depth of the next card's placements (X.saved, X.cand, X.best, X.child)
 MAX_WIDTH = 16  # actions looked past at most
-MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more tries them all
 
 
 @kernel(inline="always")

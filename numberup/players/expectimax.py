@@ -25,7 +25,7 @@ from ..evaluation.layout import MAX_DEPTH
 from ..evaluation.sampled import (
     MAX_K, _better, _copy_value, _estimate_all, _evaluate, _fill_pool, _objective, _try, _untry,
 )
-from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN
+from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, N_IDS
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 from .learned import kernel_for
 
@@ -38,7 +38,7 @@ _FOR_LEARNED = dict(_OBJECTIVE=X_OBJECTIVE, _K=X_K, _ENDGAME_AT=X_ENDGAME, _EXAC
                     _DEPTH_AT=X_K, _WIDTH_AT=X_K, _SAMPLE_AT=X_K)
 EVALS = ("random", "learned")  # eval=learned: the scratch carries the level's model
 ROOT, LEAF = 0, 1  # decision depths in the tree
-MAX_SAMPLE = 48  # the largest deck: a sample of all the cards to come or more looks at them all
+MAX_SAMPLE = N_IDS  # X.draws' size: a sample of all the cards to come or more looks at them all
 
 
 @kernel(inline="always")

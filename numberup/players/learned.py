@@ -21,11 +21,11 @@ from ..evaluation.completions import _estimate_lines
 from ..game import levels as L
 from ..learned.features import _take, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
-from ..learned.lookahead import (MAX_SAMPLE, MAX_WIDTH, _depth0_looks, _lookahead,
-                                 _no_lookahead, _take_back, _try_card)
+from ..learned.lookahead import (MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
+                                 _take_back, _try_card)
 from ..game.rng import _next
 from ..evaluation.sampled import MAX_K, _better, _copy_value, _fill_pool, _objective
-from ..game.state import I_FILLED, I_HAND
+from ..game.state import I_FILLED, I_HAND, N_IDS
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType
 
 ROOT = 0  # the decision depth whose line estimates X.saved keeps
@@ -183,6 +183,7 @@ PLAYER = PlayerType(
      "sample": Param(0, "at depth 2, on levels where cards are not alike by value, try a "
                         "random sample of this many next cards (the same for every action "
                         "judged again) instead of all of them (0: all); the look's cost "
-                        "falls about in proportion", minimum=0, maximum=MAX_SAMPLE)},
+                        "falls about in proportion", minimum=0,
+                    maximum=N_IDS)},  # X.draws holds the cards to come: N_IDS at most
     looks_ahead=True, advises=True, variant=_variant, on_level=_on_level,
 )

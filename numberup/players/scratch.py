@@ -26,7 +26,8 @@ class Scratch(NamedTuple):
     cand : int64 (MAX_DEPTH, cells)   the cells on offer at each decision depth of a search
                                       (0: the game's own decision; 1: the decision below it,
                                       expectimax's after the next card or a rollout's moves)
-    draws : int64 (48,)               the cards a chance node draws from
+    draws : int64 (48,)               the cards a chance node draws from (expectimax), or
+                                      the next cards the learned player's look tries
     pool : int64 (48,)                the cards still to come, for completions
     order : int64 (actions,)          rollouts' surviving actions, best first
     values : float64 (actions, 5)     each action's estimate (mean, P(bronze), P(silver),
