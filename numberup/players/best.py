@@ -23,7 +23,7 @@ from .base import Param, PlayerType
 TABLE = Path(__file__).resolve().parents[1] / "data" / "best.csv"
 TABLE_NAME = "results/best.csv"  # how messages name it (the package carries a copy)
 # The default budget: 2,500 games of a level in about a minute on 2 cores (simulate, compare,
-# campaign: on levels 2, 3, 11, 13, 14 and 16 the learned player's look at the next card).
+# campaign; what it plays on each level: `numberup players best`).
 DEFAULT_BUDGET = 0.05
 # The budget of the player that other work plays hundreds of times an answer (advise and the
 # hints of play and assist, which must answer within 2 s and 1 s; hindsight's pilot and warm
