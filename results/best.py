@@ -13,8 +13,8 @@ results/runs/lookahead/summary.csv (the learned player with its look at the next
 for gold, on 1,000 decks of the levels without a hand where it is not the default),
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
-budget) and the JSON of the
-runs against ``rollout:n=800`` on 600 decks of every level (:data:`PAIRED`, results/learned.md).
+budget) and the JSON of the runs against ``rollout:n=800`` on 600 decks of every level
+(:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
 JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1
@@ -52,6 +52,8 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 # bases16.json's base=learned was expectimax with the learned evaluation, a setting no spec
 # plays now: left out
 STALE = "base=learned"
+# run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
+RUNS = ("learned-gold", "candidates", "lookahead", "sampled", "sampled-12")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]
@@ -107,10 +109,7 @@ def main() -> None:
         kept = {(int(r.level), r.spec): float(r.seconds_per_game) for r in old.itertuples()}
     found = rows_of(pd.read_csv("results/summary.csv"), "summary.csv")
     found += rows_of(pd.read_csv("results/objective.csv"), "objective.csv")
-    found += rows_of(pd.read_csv("results/runs/learned-gold/summary.csv"), "runs/learned-gold")
-    found += rows_of(pd.read_csv("results/runs/candidates/summary.csv"), "runs/candidates")
-    found += rows_of(pd.read_csv("results/runs/lookahead/summary.csv"), "runs/lookahead")
-    for run in ("sampled", "sampled-12"):
+    for run in RUNS:
         found += rows_of(pd.read_csv(f"results/runs/{run}/summary.csv"), f"runs/{run}")
     found += strongest_rows()
     best: dict[tuple, dict] = {}
