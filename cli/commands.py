@@ -242,9 +242,9 @@ def advise(level, card, hand, discards_left, discarded, policy, candidates, cont
     for empty cells. Give the card just drawn with --card, or the hand with --hand on levels
     18-20.
 
-    One player (--policy, by default 'best:budget=0.032') ranks and estimates. Each candidate action is
-    played and the player plays the game on from there, the cards to come in random orders,
-    the same orders for every action (common random numbers); the actions are ranked by what
+    One player (--policy, by default 'best:budget=0.032') ranks and estimates. Each candidate
+    action is played and the player plays the game on from there, the cards to come in random
+    orders, the same orders for every action (common random numbers); the actions are ranked by what
     it then reaches: the mean final score (or P(medal), for a player that plays for a medal),
     with P(bronze), P(silver), P(gold), their 95% Monte Carlo intervals and the games behind
     them. The continuations go by successive halving, so the close contenders get the most.

@@ -67,8 +67,9 @@ def _run(s, save, log, no_color, advisor, compare):
     if advisor is not None and advisor.split(":")[0] == "best":
         from numberup.players.registry import at_level, parse_player
 
-        note = (f"Hints by {advisor}: {at_level(parse_player(advisor), s.level.number).spec} on this "
-                f"level ('numberup players best --level {s.level.number}').")
+        plays = at_level(parse_player(advisor), s.level.number).spec
+        note = (f"Hints by {advisor}: {plays} on this level ('numberup players best --level "
+                f"{s.level.number}').")
     console, plain = make_console(no_color=no_color)
     table = Table(s, sys.stdin, console, plain, save, advisor=advisor, log_path=log,
                   compare=compare, note=note)
