@@ -1,6 +1,6 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D``: every
+``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,bsample=M``: every
 action is judged by playing the game out with the base player on random orders of the unseen
 cards; a budget of about ``N`` rollouts per decision is spread by successive halving (the
 worse half of the actions is dropped each round, so clearly bad moves stop early).
@@ -13,7 +13,9 @@ judges lines by random completions (expectimax, learned) takes ``bk`` of them pe
 ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
 cheap. ``base=learned`` is the registry's ``learned`` player
 (:mod:`numberup.players.learned`), one move deep (``depth=1``) unless ``bdepth=2`` lets it look
-at the next card (several times the cost of every rollout).
+at the next card (several times the cost of every rollout); ``bwidth`` and ``bsample`` are then
+its ``width`` and ``sample`` (how many of its best actions it judges again, over how many of the
+next cards), which bring that cost down.
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -33,13 +35,14 @@ from ..jit import kernel, specialize
 from ..learned.value import MAX_SCALE
 from ..game.rng import _mix, _next, _shuffle
 from ..evaluation.sampled import MAX_K, _objective
-from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state
+from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, N_IDS, _copy_state
 from ..game.tally import _result
 from . import expectimax, greedy, learned, random
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
-R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH = 0, 1, 2, 3, 4, 5, 6, 7
+(R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH, R_BWIDTH,
+ R_BSAMPLE) = range(10)
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
@@ -176,9 +179,9 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec of a player in
     :data:`BASES`):
-    ``bk`` is its ``k``, ``bobjective`` its objective, ``bscale`` its scale and ``bdepth`` its
-    depth, when it takes them; a learned base looks no further than its move (``depth=1``)
-    unless ``bdepth`` is 2."""
+    ``bk`` is its ``k``, ``bobjective`` its objective, ``bscale`` its scale, ``bdepth`` its
+    depth and, at depth 2, ``bwidth`` and ``bsample`` its width and sample, when it takes them;
+    a learned base looks no further than its move (``depth=1``) unless ``bdepth`` is 2."""
     kind = _BASE_TYPES[BASES[int(params[R_BASE])]]
     takes = kind.params
     extra = [f"k={int(params[R_BK])}"] if "k" in takes else []
@@ -189,6 +192,9 @@ def base_player(params):
     depth = int(params[R_BDEPTH])
     if "depth" in takes and (depth != 1 or takes["depth"].default != 1):  # a base decides at
         extra.append(f"depth={depth}")  # every card of every rollout: one move deep by default
+    for name, at in (("width", R_BWIDTH), ("sample", R_BSAMPLE)):
+        if name in takes and depth == 2 and params[at] > 0:  # 0: the base's own
+            extra.append(f"{name}={int(params[at])}")
     return parse_spec(kind, ",".join(extra))
 
 
@@ -225,6 +231,11 @@ PLAYER = PlayerType(
                            "move; 2, also the next card (its depth=2: several times the cost "
                            "of every rollout)", minimum=1,
                         maximum=2),
+        "bwidth": Param(0, "with bdepth=2, how many of its best actions a learned base judges "
+                           "again (its width; 0: its own, 3)", minimum=0,
+                        maximum=learned.MAX_WIDTH),
+        "bsample": Param(0, "with bdepth=2, over a random sample of how many of the next "
+                            "cards a base looks (its sample; 0: all of them)", minimum=0, maximum=N_IDS),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )

@@ -155,9 +155,10 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (8, "rollout:n=30", 16),
     (10, "rollout:n=30,base=random", 11),
     (10, "rollout:n=12,base=learned,bk=2,bdepth=2", 10),
+    (12, "rollout:n=10,base=learned,bk=2,bdepth=2,bwidth=2,bsample=3", 20),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
         "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
-        "level-10-learned-depth-2"])
+        "level-10-learned-depth-2", "level-12-learned-depth-2-sampled"])
 def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
@@ -248,6 +249,13 @@ def test_base_player_from_the_registry():
     assert (deep.param("depth"), deep.param("k")) == (2, 3)
     assert base_player(parse_player("rollout:base=expectimax,bdepth=2").params).param("depth") == 2
     assert base_player(parse_player("rollout:bdepth=2").params).spec == "greedy"
+    # at depth 2 its width and sample are bwidth and bsample (0: its own); one move deep, unused
+    sampled = base_player(parse_player("rollout:base=learned,bdepth=2,bwidth=2,bsample=4").params)
+    assert (sampled.param("width"), sampled.param("sample")) == (2, 4)
+    assert base_player(parse_player("rollout:base=learned,bdepth=2").params).param("width") == 3
+    assert base_player(parse_player("rollout:base=learned,bsample=4").params).param("sample") == 0
+    assert base_player(parse_player("rollout:base=expectimax,bdepth=2,bsample=5").params
+                       ).param("sample") == 5
     # the default spec and its loop are as before the bases
     assert parse_player("rollout:n=200").spec == "rollout:n=200"
 
