@@ -156,12 +156,17 @@ def continuation_count(level, spec: str, empty: int, candidates: int, seconds: f
     """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
     cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), by the
     cost of a game of ``spec`` in the best table (:data:`UNKNOWN_COST` where it has none). A
-    pure function of its arguments and the package: the same on every machine."""
+    continuation costs the game's share of its empty cells, or the whole game's cost for a
+    player with an exact endgame (most of its cost is in the last cells, which every
+    continuation plays). A pure function of its arguments and the package: the same on every
+    machine."""
     from ..players.best import table
 
     cost = next((r["seconds_per_game"] for r in table()
                  if r["level"] == level.number and r["spec"] == spec), UNKNOWN_COST)
-    per = max(cost * empty / level.cells, 1e-6)
+    player = parse_player(spec)
+    exact_end = "endgame" in player.kind.params and player.param("endgame") > 0
+    per = max(cost if exact_end else cost * empty / level.cells, 1e-6)
     total = int(seconds * REFERENCE_CORES / per)
     return max(MIN_CONTINUATIONS * candidates, min(total, MAX_TOTAL))
 

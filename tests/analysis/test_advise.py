@@ -22,3 +22,25 @@ def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
     assert A.advisor_for(20, "rollout:n=50") == ("rollout:n=50", "")
     monkeypatch.setattr(catalog, "SUMMARY", tmp_path / "missing.csv")
     assert A.advisor_for(14) == ("expectimax", "auto: results/summary.csv not found")
+
+
+def test_continuations_by_the_cost_of_a_game(monkeypatch):
+    """The continuations in all: about ``seconds`` on the reference machine's cores by the
+    table's cost of a game, a share of it by the empty cells, the whole of it for a player with
+    an exact endgame; at least MIN_CONTINUATIONS a candidate, at most MAX_TOTAL."""
+    from numberup.analysis import advise as A
+    from numberup.game.levels import get_level
+    from numberup.players import best
+
+    rows = ({"level": 6, "spec": "learned", "seconds_per_game": 0.01},
+            {"level": 6, "spec": "learned:endgame=4", "seconds_per_game": 0.01})
+    monkeypatch.setattr(best, "table", lambda: rows)
+    lv = get_level(6)
+    assert A.continuation_count(lv, "learned", 25, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.01)
+    assert A.continuation_count(lv, "learned", 5, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.002)
+    # an exact endgame: every continuation plays it, whatever the empty cells
+    assert A.continuation_count(lv, "learned:endgame=4", 5, 2, 1.0) == 200
+    # unknown to the table: UNKNOWN_COST; the floor and the cap
+    assert A.continuation_count(lv, "greedy", 25, 2, 1.0) == int(A.REFERENCE_CORES / A.UNKNOWN_COST)
+    assert A.continuation_count(lv, "learned", 25, 50, 0.01) == A.MIN_CONTINUATIONS * 50
+    assert A.continuation_count(lv, "learned", 1, 2, 100.0) == A.MAX_TOTAL
