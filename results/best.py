@@ -13,7 +13,8 @@ results/runs/lookahead/summary.csv (the learned player with its look at the next
 for gold, on 1,000 decks of the levels without a hand where it is not the default),
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
-budget) and the JSON of the runs against ``rollout:n=800`` on 600 decks of every level
+budget), results/runs/learned-endgame/ (the learned player playing for gold with the exact
+endgame, levels 6 and 8, 2,000 decks) and the JSON of the runs against ``rollout:n=800`` on 600 decks of every level
 (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
@@ -54,7 +55,7 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 # plays now: left out
 STALE = "base=learned"
 # run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
-RUNS = ("learned-gold", "candidates", "lookahead", "sampled", "sampled-12")
+RUNS = ("learned-gold", "candidates", "lookahead", "sampled", "sampled-12", "learned-endgame")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]

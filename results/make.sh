@@ -86,6 +86,12 @@ numberup compare --level 12,15,17 -p learned:depth=2,objective=gold,sample=12 --
     --seed $SEED --jobs 2 --out $RUNS/sampled-12 --no-progress --json > $RUNS/sampled-12.json
 numberup compare --level 6,8 -p learned:objective=gold,width=6 -p learned:objective=gold,width=12 \
     --games 2000 --seed $SEED --jobs 2 --out $RUNS/wide --no-progress --json > $RUNS/wide.json
+# on levels 6 and 8, the same player with the exact endgame over the last 4 or 5 cells (paired
+# with the default; results/learned.md)
+rm -rf "$RUNS"/learned-endgame
+numberup compare --level 6,8 -p learned:objective=gold -p learned:objective=gold,endgame=4 \
+    -p learned:objective=gold,endgame=5 --games 2000 --seed $SEED --jobs 2 \
+    --out $RUNS/learned-endgame --no-progress --json > $RUNS/learned-endgame.json
 # the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
 # level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
 for P in learned learned:objective=gold; do
