@@ -14,8 +14,8 @@ for gold, on 1,000 decks of the levels without a hand where it is not the defaul
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
 budget), results/runs/learned-endgame/ (the learned player playing for gold with the exact
-endgame, levels 6 and 8, 2,000 decks) and the JSON of the runs against ``rollout:n=800`` on 600 decks of every level
-(:data:`PAIRED`, results/learned.md).
+endgame, levels 6 and 8, 2,000 decks) and the JSON of the runs against ``rollout:n=800`` on
+600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
 JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1

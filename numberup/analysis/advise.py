@@ -152,10 +152,12 @@ def _key(objective: int, results: np.ndarray, medals) -> tuple[float, float]:
     return float((results >= medals[objective - 1]).mean()), mean
 
 
-def continuation_count(level, spec: str, empty: int, candidates: int, seconds: float) -> int:
+def continuation_count(level, player: Player, empty: int, candidates: int,
+                       seconds: float) -> int:
     """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
     cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), by the
-    cost of a game of ``spec`` in the best table (:data:`UNKNOWN_COST` where it has none). A
+    cost of a game of ``player`` (as played on ``level``) in the best table
+    (:data:`UNKNOWN_COST` where it has none). A
     continuation costs the game's share of its empty cells, or the whole game's cost for a
     player with an exact endgame (most of its cost is in the last cells, which every
     continuation plays). A pure function of its arguments and the package: the same on every
@@ -163,8 +165,7 @@ def continuation_count(level, spec: str, empty: int, candidates: int, seconds: f
     from ..players.best import table
 
     cost = next((r["seconds_per_game"] for r in table()
-                 if r["level"] == level.number and r["spec"] == spec), UNKNOWN_COST)
-    player = parse_player(spec)
+                 if r["level"] == level.number and r["spec"] == player.spec), UNKNOWN_COST)
     exact_end = "endgame" in player.kind.params and player.param("endgame") > 0
     per = max(cost if exact_end else cost * empty / level.cells, 1e-6)
     total = int(seconds * REFERENCE_CORES / per)
@@ -238,7 +239,7 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     objective = (OBJECTIVES.index(pl.param("objective")) if "objective" in pl.kind.params else 0)
     empty = int((loaded.grid < 0).sum())
     if continuations is None:
-        total = continuation_count(lv, pl.spec, empty, n, seconds)
+        total = continuation_count(lv, pl, empty, n, seconds)
     else:
         total = continuations * n
     master = seeds(seed, total if continuations is None else continuations)

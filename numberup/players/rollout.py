@@ -1,9 +1,10 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
-``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,bsample=M``: every
-action is judged by playing the game out with the base player on random orders of the unseen
-cards; a budget of about ``N`` rollouts per decision is spread by successive halving (the
-worse half of the actions is dropped each round, so clearly bad moves stop early).
+``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
+bsample=M``: every action is judged by playing the game out with the base player on random
+orders of the unseen cards; a budget of about ``N`` rollouts per decision is spread by
+successive halving (the worse half of the actions is dropped each round, so clearly bad moves
+stop early).
 
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
@@ -235,7 +236,8 @@ PLAYER = PlayerType(
                            "again (its width; 0: its own, 3)", minimum=0,
                         maximum=learned.MAX_WIDTH),
         "bsample": Param(0, "with bdepth=2, over a random sample of how many of the next "
-                            "cards a base looks (its sample; 0: all of them)", minimum=0, maximum=N_IDS),
+                            "cards a base looks (its sample; 0: all of them)", minimum=0,
+                         maximum=N_IDS),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
 )

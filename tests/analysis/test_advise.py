@@ -31,16 +31,20 @@ def test_continuations_by_the_cost_of_a_game(monkeypatch):
     from numberup.analysis import advise as A
     from numberup.game.levels import get_level
     from numberup.players import best
+    from numberup.players.registry import parse_player
 
     rows = ({"level": 6, "spec": "learned", "seconds_per_game": 0.01},
             {"level": 6, "spec": "learned:endgame=4", "seconds_per_game": 0.01})
     monkeypatch.setattr(best, "table", lambda: rows)
     lv = get_level(6)
-    assert A.continuation_count(lv, "learned", 25, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.01)
-    assert A.continuation_count(lv, "learned", 5, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.002)
+    learned, endgame, greedy = (parse_player(s) for s in
+                                ("learned", "learned:endgame=4", "greedy"))
+    assert A.continuation_count(lv, learned, 25, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.01)
+    assert A.continuation_count(lv, learned, 5, 2, 1.0) == int(1.0 * A.REFERENCE_CORES / 0.002)
     # an exact endgame: every continuation plays it, whatever the empty cells
-    assert A.continuation_count(lv, "learned:endgame=4", 5, 2, 1.0) == 200
+    assert A.continuation_count(lv, endgame, 5, 2, 1.0) == 200
     # unknown to the table: UNKNOWN_COST; the floor and the cap
-    assert A.continuation_count(lv, "greedy", 25, 2, 1.0) == int(A.REFERENCE_CORES / A.UNKNOWN_COST)
-    assert A.continuation_count(lv, "learned", 25, 50, 0.01) == A.MIN_CONTINUATIONS * 50
-    assert A.continuation_count(lv, "learned", 1, 2, 100.0) == A.MAX_TOTAL
+    assert A.continuation_count(lv, greedy, 25, 2, 1.0) == int(A.REFERENCE_CORES
+                                                               / A.UNKNOWN_COST)
+    assert A.continuation_count(lv, learned, 25, 50, 0.01) == A.MIN_CONTINUATIONS * 50
+    assert A.continuation_count(lv, learned, 1, 2, 100.0) == A.MAX_TOTAL
