@@ -8,19 +8,21 @@ Strength (games, mean, medal odds) comes from the committed runs, all on decks 0
 2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
 JSON of results/runs/strongest/ (the runs of results/strongest.md; a file that continued
 another's spec on later decks is pooled with it), results/runs/candidates/summary.csv (settings
-near the default budget, measured on 2,000 decks to choose among them),
+near the default budget, measured on 2,000 decks to choose among them) and
+results/runs/level20-k/summary.csv (level 20's strongest settings on the same decks),
 results/runs/lookahead/summary.csv (the learned player with its look at the next card, playing
 for gold, on 1,000 decks of the levels without a hand where it is not the default),
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
-budget), results/runs/learned-endgame/ (the learned player playing for gold with the exact
-endgame, levels 6 and 8, 2,000 decks) and the JSON of the runs against ``rollout:n=800`` on
+budget), results/runs/learned-endgame/ and results/runs/learned-endgame-hand/ (the learned
+player playing for gold with the exact endgame, levels 6, 8 and 10, and 18 and 19, 2,000
+decks) and the JSON of the runs against ``rollout:n=800`` on
 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
 JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1
 or on the fresh decks ``--first`` names) stands for them. Where a setting was measured more
-than once on the same decks, the run with the most games counts.
+than once, the run with the most games counts.
 
 Cost: the seconds a game of each setting on one core, timed here (``--jobs 1``, after its
 compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed. Writes
@@ -55,7 +57,8 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 # plays now: left out
 STALE = "base=learned"
 # run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
-RUNS = ("learned-gold", "candidates", "lookahead", "sampled", "sampled-12", "learned-endgame")
+RUNS = ("learned-gold", "candidates", "level20-k", "lookahead", "sampled", "sampled-12",
+        "learned-endgame", "learned-endgame-hand")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]

@@ -65,10 +65,16 @@ python results/package_data.py
 rm -rf "$RUNS"/learned-gold
 numberup compare --level all -p learned:objective=gold --games 2000 --seed $SEED --jobs 1 \
     --out $RUNS/learned-gold --no-progress --json > $RUNS/learned-gold.json
-# settings near the default budget that were measured on fewer decks, on 2,000 (level 20)
+# settings near the default budget that were measured on fewer decks, on 2,000 (level 20), and
+# the level's strongest settings on the same decks (k=1024 costs twice the default budget)
 numberup compare --level 20 -p expectimax:k=256,objective=gold -p learned:objective=gold,k=128 \
-    -p learned:objective=gold,k=256 -p learned:objective=gold,k=512 --games 2000 --seed $SEED \
+    -p learned:objective=gold,k=256 -p learned:objective=gold,k=512 \
+    -p learned:objective=gold,k=1024 --games 2000 --seed $SEED \
     --jobs 1 --out $RUNS/candidates --no-progress --json > $RUNS/candidates.json
+rm -rf "$RUNS"/level20-k
+numberup compare --level 20 -p learned:objective=gold,k=1024,endgame=3 \
+    -p learned:objective=gold,k=4096 --games 2000 --seed $SEED --jobs 2 --out $RUNS/level20-k \
+    --no-progress --json > $RUNS/level20-k.json
 # the learned player with its look at the next card (learned:depth=2; the default already on
 # levels 6-10, not defined with a hand), playing for gold, on 1,000 decks of the other levels
 rm -rf "$RUNS"/lookahead
@@ -86,12 +92,16 @@ numberup compare --level 12,15,17 -p learned:depth=2,objective=gold,sample=12 --
     --seed $SEED --jobs 2 --out $RUNS/sampled-12 --no-progress --json > $RUNS/sampled-12.json
 numberup compare --level 6,8 -p learned:objective=gold,width=6 -p learned:objective=gold,width=12 \
     --games 2000 --seed $SEED --jobs 2 --out $RUNS/wide --no-progress --json > $RUNS/wide.json
-# on levels 6 and 8, the same player with the exact endgame over the last 4 or 5 cells (paired
-# with the default; results/learned.md)
-rm -rf "$RUNS"/learned-endgame
-numberup compare --level 6,8 -p learned:objective=gold -p learned:objective=gold,endgame=4 \
+# on levels 6, 8 and 10, the same player with the exact endgame over the last 4 or 5 cells
+# (paired with the default; results/learned.md), and over the last 3 or 4 on levels 18 and 19
+# (a hand of five: 5 cells cost several times the default budget)
+rm -rf "$RUNS"/learned-endgame "$RUNS"/learned-endgame-hand
+numberup compare --level 6,8,10 -p learned:objective=gold -p learned:objective=gold,endgame=4 \
     -p learned:objective=gold,endgame=5 --games 2000 --seed $SEED --jobs 2 \
     --out $RUNS/learned-endgame --no-progress --json > $RUNS/learned-endgame.json
+numberup compare --level 18,19 -p learned:objective=gold -p learned:objective=gold,endgame=3 \
+    -p learned:objective=gold,endgame=4 --games 2000 --seed $SEED --jobs 2 \
+    --out $RUNS/learned-endgame-hand --no-progress --json > $RUNS/learned-endgame-hand.json
 # the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
 # level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
 for P in learned learned:objective=gold; do
