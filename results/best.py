@@ -10,6 +10,7 @@ JSON of results/runs/strongest/ (the runs of results/strongest.md; a file that c
 another's spec on later decks is pooled with it), results/runs/candidates/summary.csv (settings
 near the default budget, measured on 2,000 decks to choose among them) and
 results/runs/level20-k/summary.csv (level 20's strongest settings on the same decks),
+results/runs/level20-endgame/summary.csv (level 20's default with the exact endgame),
 results/runs/lookahead/summary.csv (the learned player with its look at the next card, playing
 for gold, on 1,000 decks of the levels without a hand where it is not the default),
 results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample of the next
@@ -57,8 +58,8 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 # plays now: left out
 STALE = "base=learned"
 # run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
-RUNS = ("learned-gold", "candidates", "level20-k", "lookahead", "sampled", "sampled-12",
-        "learned-endgame", "learned-endgame-hand")
+RUNS = ("learned-gold", "candidates", "level20-k", "level20-endgame", "lookahead", "sampled",
+        "sampled-12", "learned-endgame", "learned-endgame-hand")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]
