@@ -22,6 +22,7 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import machine  # noqa: E402
@@ -31,8 +32,6 @@ BUDGETS = (0.05, 0.032)  # best's default, and advise's (numberup.players.best.Q
 
 
 def main() -> None:
-    import pandas as pd
-
     from numberup.game.levels import get_level
     from numberup.players.best import choose, read_table
     from numberup.players.registry import parse_player
@@ -48,17 +47,17 @@ def main() -> None:
     ap.add_argument("--table", default="results/best.csv")
     a = ap.parse_args()
 
-    table = pd.read_csv(a.table)
-    near = table[[any(abs(c - b) <= a.band * b for b in BUDGETS)
-                  for c in table.seconds_per_game]]
+    rows = read_table(Path(a.table).read_text(), a.table)
+    near = [r for r in rows
+            if any(abs(r["seconds_per_game"] - b) <= a.band * b for b in BUDGETS)]
     items = []
-    for r in near.itertuples():
-        lv, player = get_level(int(r.level)), parse_player(r.spec)
+    for r in near:
+        lv, player = get_level(r["level"]), parse_player(r["spec"])
         play_batch(lv, player, SEED, 0, 1, 1)  # compile (or load), and a first game
         t = time.perf_counter()
         play_batch(lv, player, SEED, 0, 3, 1)
         n = max(3, math.ceil(a.seconds / ((time.perf_counter() - t) / 3)))
-        items.append((int(r.level), r.spec, lv, player, n, float(r.seconds_per_game)))
+        items.append((r["level"], r["spec"], lv, player, n, r["seconds_per_game"]))
     times: list[list[float]] = [[] for _ in items]
     start = time.perf_counter()
     for rnd in range(a.rounds):
@@ -79,7 +78,6 @@ def main() -> None:
         print(f"| {level} | `{spec}` | {n} | {cost:.4f} | {med:.4f} | {min(x):.4f} | "
               f"{max(x):.4f} |")
     # what best would play with the medians in place of the table's costs
-    rows = read_table(open(a.table).read(), a.table)
     timed = [dict(r, seconds_per_game=medians.get((r["level"], r["spec"]),
                                                   r["seconds_per_game"])) for r in rows]
     changes = []

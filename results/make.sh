@@ -77,9 +77,9 @@ numberup compare --level 20 -p learned:objective=gold,k=1024,endgame=3 \
     --no-progress --json > $RUNS/level20-k.json
 # level 20's default with the exact endgame over the last 3 or 4 cells (paired; strongest.md)
 rm -rf "$RUNS"/level20-endgame
-numberup compare --level 20 -p learned:objective=gold,k=256 -p learned:objective=gold,k=256,endgame=3 \
-    -p learned:objective=gold,k=256,endgame=4 --games 2000 --seed $SEED --jobs 2 \
-    --out $RUNS/level20-endgame --no-progress --json > $RUNS/level20-endgame.json
+numberup compare --level 20 -p learned:objective=gold,k=256 \
+    -p learned:objective=gold,k=256,endgame=3 -p learned:objective=gold,k=256,endgame=4 \
+    --games 2000 --seed $SEED --jobs 2 --out $RUNS/level20-endgame --no-progress --json > $RUNS/level20-endgame.json
 # the learned player with its look at the next card (learned:depth=2; the default already on
 # levels 6-10, not defined with a hand), playing for gold, on 1,000 decks of the other levels
 rm -rf "$RUNS"/lookahead
