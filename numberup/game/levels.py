@@ -319,7 +319,8 @@ P_NLINES = P_AGG + 4
 P_BRONZE = P_AGG + 5
 P_SILVER = P_AGG + 6
 P_GOLD = P_AGG + 7
-N_PARAMS = P_AGG + 8
+P_LEVEL = P_AGG + 8  # the level's own number
+N_PARAMS = P_AGG + 9
 
 
 def _pack(level: Level) -> np.ndarray:
@@ -336,6 +337,7 @@ def _pack(level: Level) -> np.ndarray:
     row[P_HAND] = level.hand
     row[P_NLINES] = 2 * level.size + 2 * level.diagonals
     row[P_BRONZE], row[P_SILVER], row[P_GOLD] = level.medals
+    row[P_LEVEL] = level.number
     return row
 
 

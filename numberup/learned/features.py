@@ -11,6 +11,9 @@ and diagonals score alike); :func:`_layout` places the tables in one flat array.
                 how many cards of each are still to come;
 ``streets``     on street rules (one colour, consecutive values): for each colour in the
                 line, which of its values are there and which are still to come;
+``hand``        on the levels of ``HAND_TABLE`` (street rules played from a hand): for each
+                colour in the line, which of its values are there and which are in the hand
+                (sure to come, where the cards still to come are only likely);
 ``sequence``    on rules that read the order of the cells (runs, streets in order): every
                 ``TUPLE`` neighbouring cells (value, and whether the card continues its left
                 neighbour's colour);
@@ -28,7 +31,13 @@ from ..game.state import I_HAND, I_UNSEEN
 
 PHASES = 4
 LEFT_MAX = 8  # cards still to come of a value or colour, clipped
-MAX_FEATURES = 24  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours + 3 sequences
+MAX_FEATURES = 32  # features of one line at most: 1 + 6 values + 3 colours + 7 street colours
+# + 7 hand colours + 3 sequences
+HAND_BIT = 16  # masks_left[colour] holds the values still to come at bit v, those in hand at 16 + v
+# the levels whose model reads the hand: on level 19 it gained 5 points of P(gold); levels 18 and
+# 20 (also streets from a hand) trained with it played no better, so they do without
+# (results/learned.md, "Version 5")
+HAND_TABLE = (19,)
 TUPLE = 4  # cells of a sequence feature: every 4 neighbouring cells of a line
 BASE_LO, BASE_BINS = -10, 61  # the base estimate's bins: whole points from -10 to 50
 # an exact base estimate often lies on a bin's edge (7.5), where the last bit of a sum decides:
@@ -42,6 +51,17 @@ def _reads_colours(rule):
             or rule == L.RULE_COLOUR_SECOND or rule == L.RULE_COUNT_X_COUNT
             or rule == L.RULE_RUN_X_RUN or rule == L.RULE_SUM_X_COUNT
             or rule == L.RULE_TRIPLET_COLOUR_SUM)
+
+
+@kernel(inline="always")
+def _reads_hand(p):
+    """The level's model has the hand's table (``HAND_TABLE``; street rules from a hand)."""
+    if p[L.P_HAND] == 0 or not _reads_streets(p[L.P_RULE]):
+        return False
+    for lv in HAND_TABLE:
+        if p[L.P_LEVEL] == lv:
+            return True
+    return False
 
 
 @kernel(inline="always")
@@ -61,7 +81,8 @@ def _reads_streets(rule):
 @kernel
 def _layout(p):
     """Offsets of the tables in the weight array: (per value, colour top, colour left, street
-    colours, sequences, base estimate, total size); the histogram starts at 0."""
+    colours, sequences, base estimate, hand colours, total size); the histogram starts at 0.
+    The hand's table comes last, so the tables of levels without one keep their places."""
     n = p[L.P_SIZE]
     nv = p[L.P_VALUES]
     rule = p[L.P_RULE]
@@ -82,13 +103,16 @@ def _layout(p):
     o4 = o3 + left
     o5 = o4 + streets
     o6 = o5 + seq
-    return o1, o2, o3, o4, o5, o6, o6 + PHASES * (n + 1) * BASE_BINS
+    o7 = o6 + PHASES * (n + 1) * BASE_BINS
+    hand = streets if _reads_hand(p) else 0
+    return o1, o2, o3, o4, o5, o6, o7, o7 + hand
 
 
 @kernel
 def _tally(S, values_left, colours_left, masks_left):
     """Count the cards still to come (unseen and in hand) by value and by colour, and for
-    each colour the bit mask of its values still to come."""
+    each colour the bit mask of its values still to come (bit ``v``) and of those in hand
+    (bit ``HAND_BIT + v``)."""
     for q in range(values_left.shape[0]):
         values_left[q] = 0
         colours_left[q] = 0
@@ -98,6 +122,8 @@ def _tally(S, values_left, colours_left, masks_left):
         values_left[card // 8] += 1
         colours_left[card % 8] += 1
         masks_left[card % 8] |= 1 << (card // 8)
+        if k >= S.ints[I_UNSEEN]:
+            masks_left[card % 8] |= 1 << (HAND_BIT + card // 8)
 
 
 @kernel(inline="always")
@@ -106,6 +132,13 @@ def _take(card, values_left, colours_left, masks_left, sign):
     values_left[card // 8] += sign
     colours_left[card % 8] += sign
     masks_left[card % 8] ^= 1 << (card // 8)
+
+
+@kernel(inline="always")
+def _take_from_hand(card, values_left, colours_left, masks_left, sign):
+    """:func:`_take` of a card of the hand: it leaves the hand too, or comes back to it."""
+    _take(card, values_left, colours_left, masks_left, sign)
+    masks_left[card % 8] ^= 1 << (HAND_BIT + card // 8)
 
 
 @kernel
@@ -119,7 +152,7 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
     nv = p[L.P_VALUES]
     nc = p[L.P_COLOURS]
     rule = p[L.P_RULE]
-    o1, o2, o3, o4, o5, o6, total = _layout(p)
+    o1, o2, o3, o4, o5, o6, o7, total = _layout(p)
     empty = 0
     for i in range(n):
         if grid[lines[li, i]] < 0:
@@ -164,6 +197,7 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
         out[m + 2] = o3 + smax * (LEFT_MAX + 1) * (n + 1) + (s2 * (LEFT_MAX + 1) + l2) * (n + 1) + empty
         m += 3
     if _reads_streets(rule):  # per colour in the line: its values there, and still to come
+        all_values = (1 << nv) - 1
         for col in range(nc):
             here = 0
             for i in range(n):
@@ -172,9 +206,13 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
                     here |= 1 << (card // 8)
             if here == 0:
                 continue
-            ahead = masks_left[col]
+            ahead = masks_left[col] & all_values
             out[m] = o4 + ((here << nv) + ahead) * (n + 1) + empty
             m += 1
+            if _reads_hand(p):  # and in hand
+                held = (masks_left[col] >> HAND_BIT) & all_values
+                out[m] = o7 + ((here << nv) + held) * (n + 1) + empty
+                m += 1
     b = _sequence_base(rule, nv)
     if b > 0:
         for t in range(n - TUPLE + 1):

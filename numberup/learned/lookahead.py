@@ -27,7 +27,7 @@ from ..evaluation.completions import _estimate_lines, _line_estimate
 from ..evaluation.exact import (
     VALUES, _composition_weights, _exact_line_plus, _exact_mean, _family, _histogram,
 )
-from .features import _take, _tally
+from .features import _take, _take_from_hand, _tally
 from ..jit import kernel
 from .value import (
     _afterstate_value, _line_prediction, _medals, _predict_lines, _predictions_ahead, _unplace,
@@ -292,7 +292,7 @@ def _values_lookahead(p, geo, S, X, cand, n_cand, width):
     n_pool = S.ints[I_UNSEEN]  # the cards still to come once this one is placed
     E.counts[card // 8] -= 1
     _composition_weights(p, E, n_pool)
-    _take(card, X.values_left, X.colours_left, X.masks_left, -1)
+    _take_from_hand(card, X.values_left, X.colours_left, X.masks_left, -1)
     filled = S.ints[I_FILLED] + 2
     X.ahead_n[0] = 0
     A = X.ahead  # A[0, li, v]: line li before a next card of value v; A[1]: its gain
@@ -365,5 +365,5 @@ def _values_lookahead(p, geo, S, X, cand, n_cand, width):
             chosen = a
     E.counts[card // 8] += 1
     _composition_weights(p, E, n_pool + 1)
-    _take(card, X.values_left, X.colours_left, X.masks_left, 1)
+    _take_from_hand(card, X.values_left, X.colours_left, X.masks_left, 1)
     return 0, cand[chosen]

@@ -67,8 +67,9 @@ from ..game.scoring import _line_score, _line_value
 from ..evaluation.layout import DIST_HI, DIST_LO, N_STATS
 from ..evaluation.sampled import _upper_tail
 
-FEATURE_VERSION = 4  # 3: a model keeps its scale, lowest-line levels learn distributions;
-# 4: trained on exact or stratified base estimates (numberup.evaluation.exact)
+FEATURE_VERSION = 5  # 3: a model keeps its scale, lowest-line levels learn distributions;
+# 4: trained on exact or stratified base estimates (numberup.evaluation.exact); 5: on street
+# levels played from a hand, what the hand holds (numberup.learned.features, hand)
 TRAIN_K = 16  # random completions per line of a sampled base estimate in training
 NT = DIST_HI - DIST_LO  # thresholds t of a line's learned distribution (lowest-line levels)
 EPS = 1.0 / 256  # the random completions' share q_t is clipped to [EPS, 1 - EPS] for its logit
@@ -86,7 +87,7 @@ def model_size(level: int) -> int:
     """Entries of the weight array of ``level``: the feature tables, and on levels scored by
     the lowest line the cut table after them."""
     p = L.PARAMS[level]
-    size = int(_layout(p)[6])
+    size = int(_layout(p)[7])
     if _lowest(p):
         size += PHASES * (int(p[L.P_SIZE]) + 1) * NT
     return size
@@ -129,7 +130,7 @@ def _predictions_ahead(p, geo, S, W, li, filled, values_left, base, plus, counts
     empty cell."""
     n = p[L.P_SIZE]
     nv = p[L.P_VALUES]
-    o1, o2, o3, o4, o5, o6, total = _layout(p)
+    o1, o2, o3, o4, o5, o6, o7, total = _layout(p)
     empty = 0
     for i in range(n):
         if S.grid[geo.lines[li, i]] < 0:
@@ -198,7 +199,7 @@ def _logit_share(q):
 def _p_at_least(p, X, li, t, cut0):
     """The learned P(line ``li``'s final value >= ``t``) (levels scored by the lowest line;
     :func:`_afterstate_value` set ``X.rows``, ``X.shift`` and ``X.predicted``; ``cut0``: where
-    the cut table starts, ``_layout(p)[6]``)."""
+    the cut table starts, ``_layout(p)[7]``)."""
     if X.rows[li] < 0:  # a full line: its value
         return 1.0 if X.predicted[li] >= t else 0.0
     if t <= DIST_LO:
@@ -286,7 +287,7 @@ def _predict_lines(p, geo, S, X, filled):
     lines a move does not touch keep it, so that :func:`_value_after_placing` predicts only
     the lines through the cell (call it with the card taken from the cards to come and
     ``filled`` counting it, as after the move)."""
-    cut0 = _layout(p)[6]
+    cut0 = _layout(p)[7]
     for li in range(p[L.P_NLINES]):
         _predict_line(p, geo, S, X, li, filled, cut0)
 
@@ -297,7 +298,7 @@ def _value_after_placing(p, geo, S, X, filled, cell):
     :func:`_predict_lines` left it: the lines through ``cell`` are predicted again (what they
     held kept in ``X.kept`` and ``X.kept_rows`` for :func:`_unplace`), and the value is taken
     from the lines in line order, as :func:`_afterstate_value` takes it, so it is the same."""
-    cut0 = _layout(p)[6]
+    cut0 = _layout(p)[7]
     lowest = _lowest(p)
     for q in range(4):
         li = geo.cell_lines[cell, q]
@@ -342,7 +343,7 @@ def _medals(p, X, value, out):
         var += X.line_eval[li, 1]
     out[0] = value
     out[4] = total
-    cut0 = _layout(p)[6]
+    cut0 = _layout(p)[7]
     for q in range(3):
         target = p[L.P_BRONZE + q]
         if p[L.P_AGG] != L.AGG_MIN_X10:

@@ -19,7 +19,7 @@ from ..evaluation.endgame import MAX_ENDGAME, _endgame_decide, _no_endgame
 from ..jit import specialize
 from ..evaluation.completions import _estimate_lines
 from ..game import levels as L
-from ..learned.features import _take, _tally
+from ..learned.features import _take_from_hand, _tally
 from ..learned.value import MAX_SCALE, _afterstate_value, _medals, _predict_lines
 from ..learned.lookahead import (MAX_WIDTH, _depth0_looks, _lookahead, _no_lookahead,
                                  _take_back, _try_card)
@@ -66,7 +66,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     n_hand = S.ints[I_HAND]
     for slot in range(n_hand):
         card = S.hand[slot]
-        _take(card, X.values_left, X.colours_left, X.masks_left, -1)
+        _take_from_hand(card, X.values_left, X.colours_left, X.masks_left, -1)
         if n_cand > 0:  # a move changes the predictions of its own lines only
             _predict_lines(p, geo, S, X, filled + 1)
         for j in range(n_cand + (1 if may_discard and slot == 0 else 0)):
@@ -94,7 +94,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
             elif _better(child, best_value, objective):
                 _copy_value(best_value, child)
                 best_slot, best_cell = slot, cell
-        _take(card, X.values_left, X.colours_left, X.masks_left, 1)
+        _take_from_hand(card, X.values_left, X.colours_left, X.masks_left, 1)
     return _LOOKAHEAD(p, geo, S, X, cand, n_cand, may_discard, objective,  # noqa: F821
                       best_slot, best_cell, np.int64(prm[_DEPTH_AT]),  # noqa: F821
                       np.int64(prm[_WIDTH_AT]), k, exact,  # noqa: F821

@@ -127,7 +127,7 @@ def _fit_distributions(p, S, geo, W, m, step, feats, n_feats, rows, shares):
     P(>= t), for every t, moves toward whether the line's final value reached t (a step of
     ``step`` times the log loss's gradient: to the cut entry its own, to the shift spread
     evenly over the line's features). Returns (sum of squared errors, lines)."""
-    cut0 = _layout(p)[6]
+    cut0 = _layout(p)[7]
     sq = 0.0
     count = 0
     for li in range(p[L.P_NLINES]):

@@ -20,7 +20,7 @@ from numberup.game.levels import get_level
 def test_feature_and_value_kernels_match_python(level):
     from numberup.game.grid import geometry
     from numberup.players.scratch import new_scratch
-    from numberup.game.state import I_FILLED, I_UNSEEN, new_state
+    from numberup.game.state import I_FILLED, I_HAND, I_UNSEEN, new_state
 
     lv = get_level(level)
     p = L.PARAMS[level]
@@ -32,10 +32,15 @@ def test_feature_and_value_kernels_match_python(level):
     out = np.zeros(F.MAX_FEATURES, np.int64)
     for _ in range(60):
         grid, filled, rest = REF.random_grid(lv, rng)
+        # on levels with a hand, the last of the cards still to come are in it
+        n_hand = rng.randrange(min(lv.hand, len(rest)) + 1) if lv.hand else 0
+        hand = rest[len(rest) - n_hand:]
         S.grid[:] = grid
         S.ints[I_FILLED] = filled
-        S.ints[I_UNSEEN] = len(rest)
-        S.unseen[: len(rest)] = rest
+        S.ints[I_UNSEEN] = len(rest) - n_hand
+        S.unseen[: len(rest) - n_hand] = rest[: len(rest) - n_hand]
+        S.hand[:n_hand] = hand
+        S.ints[I_HAND] = n_hand
         F._tally(S, X.values_left, X.colours_left, X.masks_left)
         bases = [rng.uniform(-15, 55) for _ in range(14)]
         X.line_eval[:, 0] = bases
@@ -45,11 +50,11 @@ def test_feature_and_value_kernels_match_python(level):
             m = F._line_features(p, geo.lines, S.grid, li, filled, X.values_left,
                                   X.colours_left, X.masks_left, bases[li], out)
             want = REF.line_features(p, [int(grid[c]) for c in geo.lines[li][: lv.size]],
-                                     filled, rest, bases[li])
+                                     filled, rest, bases[li], hand)
             assert list(out[:m]) == want
         got = LE._afterstate_value(p, geo, S, X, filled)
         want = REF.afterstate_value(lv, p, geo.lines[:, : lv.size], grid, filled, rest, bases,
-                                    weights, shares)
+                                    weights, shares, hand)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 

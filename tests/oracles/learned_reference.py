@@ -29,6 +29,7 @@ def layout(p):
         "streets": 4 ** nv * (n + 1) if streets else 0,
         "seq": (n - F.TUPLE + 1) * (2 * nv + 1) ** F.TUPLE if seq else 0,
         "base": F.PHASES * (n + 1) * F.BASE_BINS,
+        "hand": 4 ** nv * (n + 1) if streets and int(p[L.P_LEVEL]) in F.HAND_TABLE else 0,
         "cut": F.PHASES * (n + 1) * LE.NT if p[L.P_AGG] == L.AGG_MIN_X10 else 0,
     }
     off, at = {}, 0
@@ -38,10 +39,10 @@ def layout(p):
     return off, at, colours, streets, seq
 
 
-def line_features(p, cells, filled, still_to_come, base):
+def line_features(p, cells, filled, still_to_come, base, hand=()):
     """The feature indices of a line whose cells hold ``cells`` (card ids, -1 empty, in the
-    line's order), ``filled`` cards on the grid, the cards still to come ``still_to_come``,
-    the line's base estimate ``base``."""
+    line's order), ``filled`` cards on the grid, the cards still to come ``still_to_come``
+    (``hand``, those of them in the hand), the line's base estimate ``base``."""
     n, nv, nc = int(p[L.P_SIZE]), int(p[L.P_VALUES]), int(p[L.P_COLOURS])
     off, _, colours, streets, seq = layout(p)
     empty = sum(c < 0 for c in cells)
@@ -71,6 +72,9 @@ def line_features(p, cells, filled, still_to_come, base):
             if here:
                 ahead = sum(1 << (c // 8) for c in still_to_come if c % 8 == col)
                 out.append(off["streets"] + ((here << nv) + ahead) * (n + 1) + empty)
+                if int(p[L.P_LEVEL]) in F.HAND_TABLE:
+                    held = sum(1 << (c // 8) for c in hand if c % 8 == col)
+                    out.append(off["hand"] + ((here << nv) + held) * (n + 1) + empty)
     if seq:
         b = 2 * nv + 1
         syms = []
@@ -112,17 +116,18 @@ def p_at_least(p, full_value, row, shift, shares, weights, t):
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights, shares=None):
+def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weights, shares=None,
+                     hand=()):
     """V of a grid (see numberup.learned.value._afterstate_value); ``bases``: the lines' base
     estimates; ``shares``: on levels scored by the lowest line, each line's random-completion
-    P(value >= t) (``p_at_least``)."""
+    P(value >= t) (``p_at_least``); ``hand``: the cards still to come that are in the hand."""
     n = int(p[L.P_SIZE])
     nl = int(p[L.P_NLINES])
     if p[L.P_AGG] != L.AGG_MIN_X10:
         ys = []
         for li in range(nl):
             cells = [int(grid[c]) for c in lines[li]]
-            idx = line_features(p, cells, filled, still_to_come, bases[li])
+            idx = line_features(p, cells, filled, still_to_come, bases[li], hand)
             ys.append(bases[li] + sum(weights[i] for i in idx) if idx
                       else line_contribution(level, cells))
         return sum(ys)
@@ -130,7 +135,7 @@ def afterstate_value(level, p, lines, grid, filled, still_to_come, bases, weight
     total = 0.0
     for li in range(nl):
         cells = [int(grid[c]) for c in lines[li]]
-        idx = line_features(p, cells, filled, still_to_come, bases[li])
+        idx = line_features(p, cells, filled, still_to_come, bases[li], hand)
         if not idx:
             v = line_contribution(level, cells)
             lines_now.append((v, None, 0.0))
