@@ -22,8 +22,9 @@ decks) and the JSON of the runs against ``rollout:n=800`` on
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
 JSON of results/runs/recheck/ (the same or like settings with today's models, on decks 0..N-1
-or on the fresh decks ``--first`` names) stands for them. Where a setting was measured more
-than once, the run with the most games counts.
+or on the fresh decks ``--first`` names) stands for them; its folder version4/ keeps the
+rechecks of a model since replaced (level 19's, by feature version 5), which are left out too.
+Where a setting was measured more than once, the run with the most games counts.
 
 Cost: the seconds a game of each setting on one core, timed here (``--jobs 1``, after its
 compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed. Writes
@@ -51,8 +52,7 @@ STRONGEST = Path("results/runs/strongest")
 RECHECK = Path("results/runs/recheck")
 # files that played the spec of another file on the decks after it (--first), per strongest.md
 CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p10",
-             "n6": "g6", "n8": "h8", "q19-2026-12-03": "p19-2026-12-03",
-             "l10-fresh-b-2026-12-06": "l10-fresh-2026-12-06"}
+             "n6": "g6", "n8": "h8", "l10-fresh-b-2026-12-06": "l10-fresh-2026-12-06"}
 # results/runs/strongest/: a learned base there was version 3's model (see the module doc), and
 # bases16.json's base=learned was expectimax with the learned evaluation, a setting no spec
 # plays now: left out
