@@ -198,6 +198,7 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
         m += 3
     if _reads_streets(rule):  # per colour in the line: its values there, and still to come
         all_values = (1 << nv) - 1
+        hand = _reads_hand(p)
         for col in range(nc):
             here = 0
             for i in range(n):
@@ -209,7 +210,7 @@ def _line_features(p, lines, grid, li, filled, values_left, colours_left, masks_
             ahead = masks_left[col] & all_values
             out[m] = o4 + ((here << nv) + ahead) * (n + 1) + empty
             m += 1
-            if _reads_hand(p):  # and in hand
+            if hand:  # and in hand
                 held = (masks_left[col] >> HAND_BIT) & all_values
                 out[m] = o7 + ((here << nv) + held) * (n + 1) + empty
                 m += 1
