@@ -3,6 +3,8 @@ its strength from the runs in results/ and its cost measured here on one core.
 
     python results/best.py            # from the repository root (results/make.sh step 4c)
     python results/best.py --keep-costs   # time only the settings results/best.csv lacks
+    python results/best.py --keep-costs --retime 19 --rounds 5   # and level 19's again, the
+                                          # median of 5 rounds
 
 Strength (games, mean, medal odds) comes from the committed runs, all on decks 0..N-1 of seed
 2026: results/summary.csv, results/objective.csv, results/runs/learned-gold/summary.csv and the
@@ -27,13 +29,17 @@ rechecks of a model since replaced (level 19's, by feature version 5), which are
 Where a setting was measured more than once, the run with the most games counts.
 
 Cost: the seconds a game of each setting on one core, timed here (``--jobs 1``, after its
-compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed. Writes
-results/best.csv and its package copy numberup/data/best.csv.
+compile) over the first games of seed 2026 until at least ``MIN_SECONDS`` have passed; with
+``--rounds N`` the settings to time are timed in N rounds, each once a round in turn, and keep
+the median (the machine's speed drifts over minutes: benchmarks/README.md, "The costs in
+`best`'s table"). Writes results/best.csv and its package copy numberup/data/best.csv.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -109,10 +115,19 @@ def cost(level: int, spec: str) -> float:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--keep-costs", action="store_true",
+                    help="keep the costs results/best.csv has; time only the settings it lacks")
+    ap.add_argument("--retime", type=int, action="append", default=[], metavar="LEVEL",
+                    help="with --keep-costs, time this level's settings again (repeatable)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time each setting this many times, in turn, and keep the median")
+    a = ap.parse_args()
     kept = {}
-    if "--keep-costs" in sys.argv[1:]:
+    if a.keep_costs:
         old = pd.read_csv("results/best.csv")
-        kept = {(int(r.level), r.spec): float(r.seconds_per_game) for r in old.itertuples()}
+        kept = {(int(r.level), r.spec): float(r.seconds_per_game) for r in old.itertuples()
+                if int(r.level) not in a.retime}
     found = rows_of(pd.read_csv("results/summary.csv"), "summary.csv")
     found += rows_of(pd.read_csv("results/objective.csv"), "objective.csv")
     for run in RUNS:
@@ -123,10 +138,14 @@ def main() -> None:
         key = (r["level"], r["spec"])
         if key not in best or r["games"] > best[key]["games"]:
             best[key] = r
+    timed: dict[tuple, list] = {key: [] for key in sorted(best) if not kept.get(key)}
+    for _ in range(a.rounds):  # round-robin: a drift of the machine touches every setting alike
+        for level, spec in timed:
+            timed[level, spec].append(cost(level, spec))
     out = []
     for (level, spec), r in sorted(best.items()):
         lo, hi = wilson(r["gold"], r["games"])
-        seconds = kept.get((level, spec)) or cost(level, spec)
+        seconds = kept.get((level, spec)) or statistics.median(timed[level, spec])
         print(f"level {level:2d} {spec:70s} {r['games']:5d} games  P(gold) "
               f"{100 * r['gold'] / r['games']:5.1f}%  {seconds:.4f} s a game", file=sys.stderr)
         out.append({"level": level, "spec": spec, "games": r["games"], "mean": r["mean"],
