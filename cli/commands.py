@@ -224,8 +224,10 @@ class EstimateParam(click.ParamType):
                    "'numberup players best --level N').")
 @click.option("--candidates", "-k", "candidates", type=EstimateParam(), default="6",
               show_default=True,
-              help="Actions that get continuations: the player's own choice and the best "
-                   "others by its own one-move values ('all': every action).")
+              help="Actions that get continuations, at most: the player's own choice and the "
+                   "best others by its own one-move values ('all': every action). Without "
+                   "--continuations, as many as the time pays 16 continuations a round (at "
+                   "least 2).")
 @click.option("--continuations", "-m", type=click.IntRange(1, 100_000), default=None,
               help="Continuations per candidate, the same for each [default: successive "
                    "halving over about 1.5 s of work, the close contenders getting the most].")

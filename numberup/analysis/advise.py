@@ -169,7 +169,40 @@ def continuation_count(level, player: Player, empty: int, candidates: int,
     exact_end = "endgame" in player.kind.params and player.param("endgame") > 0
     per = max(cost if exact_end else cost * empty / level.cells, 1e-6)
     total = int(seconds * REFERENCE_CORES / per)
-    return max(MIN_CONTINUATIONS * candidates, min(total, MAX_TOTAL))
+    return max(halving_floor(candidates), min(total, MAX_TOTAL))
+
+
+def _steps(candidates: int, total: int) -> list[tuple[int, int]]:
+    """:func:`halving`'s rounds over ``candidates`` with ``total`` continuations: (candidates
+    still in, continuations each gets) a round."""
+    rounds = max(1, math.ceil(math.log2(max(candidates, 1))))
+    out, alive = [], candidates
+    for _ in range(rounds):
+        out.append((alive, max(MIN_CONTINUATIONS, total // rounds // alive)))
+        alive = math.ceil(alive / 2)
+    return out
+
+
+def planned(candidates: int, total: int) -> int:
+    """The continuations :func:`halving` plays over ``candidates`` given ``total``: about
+    ``total``, more where a round's share falls below MIN_CONTINUATIONS a candidate."""
+    return sum(alive * step for alive, step in _steps(candidates, total))
+
+
+def halving_floor(candidates: int) -> int:
+    """The fewest continuations :func:`halving` plays over ``candidates``: MIN_CONTINUATIONS
+    for every candidate still in, each round."""
+    return planned(candidates, 0)
+
+
+def affordable(candidates: int, total: int) -> int:
+    """The most candidates, up to ``candidates``, whose :func:`halving` plays at most ``total``
+    continuations (:func:`planned`); at least 2 (1 if 1 was asked), so that the player's choice
+    always has a rival."""
+    n = candidates
+    while n > 2 and planned(n, total) > total:
+        n -= 1
+    return n
 
 
 def halving(candidates: list, run, total: int, key) -> tuple[list, dict]:
@@ -178,11 +211,11 @@ def halving(candidates: list, run, total: int, key) -> tuple[list, dict]:
     ``run(c, lo, hi)`` returns candidate ``c``'s continuations ``lo..hi-1`` (the same
     continuations for every candidate). Returns (candidates best first: those of the last
     round by key, then each earlier round's dropped ones by key; results per candidate)."""
-    rounds = max(1, math.ceil(math.log2(len(candidates))))
+    steps = _steps(len(candidates), total)
+    rounds = len(steps)
     results = {c: np.zeros(0) for c in candidates}
     alive, dropped, done = list(candidates), [], 0
-    for r in range(rounds):
-        step = max(MIN_CONTINUATIONS, total // rounds // len(alive))
+    for r, (_, step) in enumerate(steps):
         for c in alive:
             results[c] = np.concatenate([results[c], run(c, done, done + step)])
         done += step
@@ -202,13 +235,16 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     """Every legal action, best first, ranked and estimated by one player: what ``player``
     reaches if the action is played and it plays the game on (:mod:`numberup.analysis.estimate`).
 
-    ``candidates``: how many actions get continuations (None: all): the player's own choice
-    and the best others by its own one-move values (all, where it keeps none).
+    ``candidates``: how many actions get continuations at most (None: all): the player's own
+    choice and the best others by its own one-move values (all, where it keeps none). Under
+    the time budget (``continuations`` None) only as many as it gives MIN_CONTINUATIONS a round
+    (:func:`affordable`; on level 19, whose continuations are whole games of 0.02 s, 4 of 6).
     ``continuations``: that many for every candidate (no halving); None (the default):
     successive halving over about ``seconds`` of work (:func:`continuation_count`). ``jobs``:
     threads (the results do not depend on it). A ``best`` spec plays its level's setting.
 
     Returns ``{"level", "player", "plays", "continuations" (the most any action got), "seed",
+    "candidates" (how many got continuations), "asked" (``candidates``; None: all),
     "actions"}``; each action ``{"card", "cell", "chosen" (the player's own pick), "estimate"
     (None: not a candidate) as :func:`numberup.analysis.estimate.summarize`, "vs_first"}``:
     ``vs_first`` (None for the first and the rest) is the first action's result minus this
@@ -239,6 +275,10 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     objective = (OBJECTIVES.index(pl.param("objective")) if "objective" in pl.kind.params else 0)
     empty = int((loaded.grid < 0).sum())
     if continuations is None:
+        if candidates is not None:  # a count asked for is the most that get continuations:
+            # as many as the time pays for (one candidate's count is the time's alone)
+            n = affordable(n, continuation_count(lv, pl, empty, 1, seconds))
+            chosen = list(range(n))
         total = continuation_count(lv, pl, empty, n, seconds)
     else:
         total = continuations * n
@@ -283,4 +323,4 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     return {"level": lv.number, "player": given.spec, "plays": pl.spec,
             "objective": OBJECTIVES[objective],
             "continuations": max(len(v) for v in results.values()), "seed": seed,
-            "actions": out}
+            "candidates": len(results), "asked": candidates, "actions": out}

@@ -188,9 +188,17 @@ def advice_table(advice: dict):
                       f"{e['n']:,}", behind)
     table.caption += f"\n*: the action {advice['plays']} itself plays (one move deep)."
     if rest:
+        from ..analysis.advise import MIN_CONTINUATIONS
+
+        asked = advice.get("asked")
+        why = ""
+        if asked is not None and advice.get("candidates", asked) < min(asked, len(advice["actions"])):
+            why = (f"; the answer's time pays {MIN_CONTINUATIONS} continuations a round to "
+                   f"{advice['candidates']} candidates, not {asked} (--continuations M gives M "
+                   f"to each of --candidates; ")
         table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} not estimated: lower by "
-                          f"the player's own one-move values (--candidates all estimates every "
-                          f"action; --json lists them all).")
+                          f"the player's own one-move values{why or ' ('}--candidates all "
+                          f"estimates every action; --json lists them all).")
     return table
 
 

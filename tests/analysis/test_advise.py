@@ -3,6 +3,8 @@ table (numberup.analysis.advise.advisor_for)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
     """'auto' ranks with rollout:n=4000 where rollout:n=200 has the higher mean in the summary
@@ -27,7 +29,8 @@ def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
 def test_continuations_by_the_cost_of_a_game(monkeypatch):
     """The continuations in all: about ``seconds`` on the reference machine's cores by the
     table's cost of a game, a share of it by the empty cells, the whole of it for a player with
-    an exact endgame; at least MIN_CONTINUATIONS a candidate, at most MAX_TOTAL."""
+    an exact endgame; at least halving's floor (MIN_CONTINUATIONS a candidate a round), at
+    most MAX_TOTAL."""
     from numberup.analysis import advise as A
     from numberup.game.levels import get_level
     from numberup.players import best
@@ -46,5 +49,37 @@ def test_continuations_by_the_cost_of_a_game(monkeypatch):
     # unknown to the table: UNKNOWN_COST; the floor and the cap
     assert A.continuation_count(lv, greedy, 25, 2, 1.0) == int(A.REFERENCE_CORES
                                                                / A.UNKNOWN_COST)
-    assert A.continuation_count(lv, learned, 25, 50, 0.01) == A.MIN_CONTINUATIONS * 50
+    assert A.continuation_count(lv, learned, 25, 50, 0.01) == A.halving_floor(50)
     assert A.continuation_count(lv, learned, 1, 2, 100.0) == A.MAX_TOTAL
+
+
+def test_halving_plays_as_planned_and_affordable_candidates_keep_within_the_total():
+    """planned(n, total) is what successive halving plays over n candidates (counted, not
+    derived), halving_floor(n) with no total; affordable(n, total) is the most candidates up to
+    n whose halving plays at most ``total`` continuations (2 at least, where even 2 cost more)."""
+    import random
+
+    from numberup.analysis import advise as A
+
+    def played(n, total):
+        count = [0]
+
+        def run(c, lo, hi):
+            count[0] += hi - lo
+            return np.full(hi - lo, float(c))
+        A.halving(list(range(n)), run, total, lambda r: r.mean())
+        return count[0]
+
+    rng = random.Random(5)
+    for n in range(1, 13):
+        assert played(n, 0) == A.halving_floor(n) == A.planned(n, 0)
+        for total in (rng.randrange(0, 3000) for _ in range(20)):
+            assert played(n, total) == A.planned(n, total)
+    for _ in range(300):
+        n, total = rng.randrange(1, 13), rng.randrange(0, 400)
+        got = A.affordable(n, total)
+        assert 1 <= got <= n and (got >= 2 or n == 1)
+        assert played(got, total) <= total or got == min(n, 2)
+        assert all(played(m, total) > total for m in range(got + 1, n + 1))
+    # level 19's whole-game continuations of 0.02 s: 150 in all pay for 4 of 6, 60 for 2 of 4
+    assert A.affordable(6, 150) == 4 and A.affordable(4, 60) == 2

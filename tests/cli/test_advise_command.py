@@ -22,9 +22,9 @@ def test_advise_command_ranks_and_estimates_with_one_player():
             "-j", "1", "-"]
     data = json.loads(invoke(args + ["--json"], input=grid))
     assert list(data) == ["level", "player", "plays", "objective", "continuations", "seed",
-                          "actions"]
-    assert (data["player"], data["plays"], data["objective"], data["continuations"]) == (
-        "expectimax", "expectimax", "mean", 40)
+                          "candidates", "asked", "actions"]
+    assert (data["player"], data["plays"], data["objective"], data["continuations"],
+            data["candidates"], data["asked"]) == ("expectimax", "expectimax", "mean", 40, 2, 2)
     first, second = (a["estimate"] for a in data["actions"][:2])
     assert list(first) == ["mean", "p_bronze", "p_silver", "p_gold", "n", "mean_moe",
                            "p_gold_lo", "p_gold_hi"]
