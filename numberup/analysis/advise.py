@@ -238,7 +238,7 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     ``candidates``: how many actions get continuations at most (None: all): the player's own
     choice and the best others by its own one-move values (all, where it keeps none). Under
     the time budget (``continuations`` None) only as many as it gives MIN_CONTINUATIONS a round
-    (:func:`affordable`; on level 19, whose continuations are whole games of 0.02 s, 4 of 6).
+    (:func:`affordable`: fewer where a continuation is dear, as on level 19).
     ``continuations``: that many for every candidate (no halving); None (the default):
     successive halving over about ``seconds`` of work (:func:`continuation_count`). ``jobs``:
     threads (the results do not depend on it). A ``best`` spec plays its level's setting.
@@ -275,7 +275,8 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     objective = (OBJECTIVES.index(pl.param("objective")) if "objective" in pl.kind.params else 0)
     empty = int((loaded.grid < 0).sum())
     if continuations is None:
-        if candidates is not None:  # a count asked for is the most that get continuations:
+        if candidates is not None and pl.kind.advises:  # a count asked for is the most that
+            # get continuations (a player without values of its own has no order to cut by):
             # as many as the time pays for (one candidate's count is the time's alone)
             n = affordable(n, continuation_count(lv, pl, empty, 1, seconds))
             chosen = list(range(n))
