@@ -26,11 +26,10 @@ from common import machine  # noqa: E402
 
 
 def main() -> None:
-    from numberup.analysis.advise import DEFAULT_PLAYER, advice
+    from numberup.analysis.advise import DEFAULT_PLAYER, advice, continuation_seconds
     from numberup.game.cards import format_card
     from numberup.game.levels import get_level
     from numberup.interactive.session import Session
-    from numberup.players.best import table
     from numberup.players.registry import at_level, parse_player
 
     ap = argparse.ArgumentParser()
@@ -48,9 +47,7 @@ def main() -> None:
     for level in range(int(lo), int(hi or lo) + 1):
         lv = get_level(level)
         pl = at_level(parse_player(DEFAULT_PLAYER), level)
-        cost = next(r["seconds_per_game"] for r in table()
-                    if r["level"] == level and r["spec"] == pl.spec)
-        exact_end = "endgame" in pl.kind.params and pl.param("endgame") > 0
+        cost = continuation_seconds(lv, pl, lv.cells)  # a whole game: the table's cost
         s = Session(lv, "play", 1, 0)
 
         def cpu(n):
@@ -67,7 +64,7 @@ def main() -> None:
                 empty = s.grid_text().split().count(".")
                 one = cpu(1)
                 per = (cpu(m + 1) - one) / m
-                counted = 1.0 if exact_end else empty / lv.cells
+                counted = continuation_seconds(lv, pl, empty) / cost
                 cells.append(f"{empty}: {per / cost:.2f}/{counted:.2f}")
             rows = s.advice(DEFAULT_PLAYER)
             s.apply(rows[0]["card"], rows[0]["cell"])

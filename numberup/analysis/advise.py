@@ -152,23 +152,27 @@ def _key(objective: int, results: np.ndarray, medals) -> tuple[float, float]:
     return float((results >= medals[objective - 1]).mean()), mean
 
 
-def continuation_count(level, player: Player, empty: int, candidates: int,
-                       seconds: float) -> int:
-    """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
-    cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), by the
-    cost of a game of ``player`` (as played on ``level``) in the best table
-    (:data:`UNKNOWN_COST` where it has none). A
-    continuation costs the game's share of its empty cells, or the whole game's cost for a
-    player with an exact endgame (most of its cost is in the last cells, which every
-    continuation plays). A pure function of its arguments and the package: the same on every
-    machine."""
+def continuation_seconds(level, player: Player, empty: int) -> float:
+    """What advise counts a continuation of ``player`` from ``empty`` empty cells to cost: the
+    cost of a game of the player (as played on ``level``) in the best table
+    (:data:`UNKNOWN_COST` where it has none), its share of the empty cells, or the whole of it
+    for a player with an exact endgame (most of its cost is in the last cells, which every
+    continuation plays). benchmarks/bench_continuations.py measures it against the time."""
     from ..players.best import table
 
     cost = next((r["seconds_per_game"] for r in table()
                  if r["level"] == level.number and r["spec"] == player.spec), UNKNOWN_COST)
     exact_end = "endgame" in player.kind.params and player.param("endgame") > 0
-    per = max(cost if exact_end else cost * empty / level.cells, 1e-6)
-    total = int(seconds * REFERENCE_CORES / per)
+    return max(cost if exact_end else cost * empty / level.cells, 1e-6)
+
+
+def continuation_count(level, player: Player, empty: int, candidates: int,
+                       seconds: float) -> int:
+    """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
+    cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), each
+    costing :func:`continuation_seconds`. A pure function of its arguments and the package:
+    the same on every machine."""
+    total = int(seconds * REFERENCE_CORES / continuation_seconds(level, player, empty))
     return max(halving_floor(candidates), min(total, MAX_TOTAL))
 
 

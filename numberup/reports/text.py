@@ -190,15 +190,14 @@ def advice_table(advice: dict):
     if rest:
         from ..analysis.advise import MIN_CONTINUATIONS
 
-        asked = advice.get("asked")
-        why = ""
-        if asked is not None and advice.get("candidates", asked) < min(asked, len(advice["actions"])):
+        asked, why = advice["asked"], ""
+        more = "--candidates all estimates every action; --json lists them all"
+        if asked is not None and advice["candidates"] < min(asked, len(advice["actions"])):
             why = (f"; the answer's time pays {MIN_CONTINUATIONS} continuations a round to "
-                   f"{advice['candidates']} candidates, not {asked} (--continuations M gives M "
-                   f"to each of --candidates; ")
+                   f"{advice['candidates']} candidates, not {asked}")
+            more = f"--continuations M gives M to each of --candidates; {more}"
         table.caption += (f"\n{rest} more action{'s' if rest > 1 else ''} not estimated: lower by "
-                          f"the player's own one-move values{why or ' ('}--candidates all "
-                          f"estimates every action; --json lists them all).")
+                          f"the player's own one-move values{why} ({more}).")
     return table
 
 
