@@ -32,6 +32,7 @@ from ..game.rng import _below, _mix
 from ..game.scoring import _line_score_inlined, _line_value
 from .layout import DIST_HI, DIST_LO, N_STATS
 from .sampled import _estimate_line
+from .streets import _street_chain_line
 
 _STRATA = np.uint64(0xD1B54A32D192ED03)  # spreads the numbers of the strata's streams
 ENUMERATE = 2  # a line whose completions are at most this many times k takes them all
@@ -42,9 +43,10 @@ def _line_estimate(p, geo, S, X, li, k, n_pool, exact):
     """Line ``li``'s estimate into ``X.line_eval[li]``: exact where ``exact`` and the level's
     rule allow it (:func:`_exact_line`; :func:`_estimate_lines` prepared the pool), or where
     ``exact`` and its completions are at most ``ENUMERATE * k`` (every one of them:
-    :func:`_every_completion`), or ``k`` stratified completions where ``exact``
-    (:func:`_stratified_line`), else ``k`` random completions
-    (:func:`numberup.evaluation.sampled._estimate_line`)."""
+    :func:`_every_completion`), or by the street chain where ``exact`` is 2 and the rule is
+    the neighbouring streets' (:func:`numberup.evaluation.streets._street_chain_line`), or
+    ``k`` stratified completions where ``exact`` (:func:`_stratified_line`), else ``k``
+    random completions (:func:`numberup.evaluation.sampled._estimate_line`)."""
     if exact and _family(p) != NONE:
         _exact_line(p, geo, S, X.exact, X.line_eval, li, n_pool)
     elif not exact:
@@ -55,6 +57,8 @@ def _line_estimate(p, geo, S, X, li, k, n_pool, exact):
             _estimate_line(p, geo, S, X.line_eval, X.pool, li, k, n_pool)  # the line as it is
         elif _completions(n_pool, e) <= ENUMERATE * k:
             _every_completion(p, geo, S, X, li, n_pool)
+        elif exact == 2 and p[L.P_RULE] == L.RULE_STREET_RUN:
+            _street_chain_line(p, geo, S, X.streets, X.line_eval, li, X.pool, n_pool)
         else:
             _stratified_line(p, geo, S, X, li, k, n_pool)
 

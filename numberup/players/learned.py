@@ -57,7 +57,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
-    exact = _EXACT_AT < 0 or prm[_EXACT_AT] > 0  # noqa: F821
+    exact = 1 if _EXACT_AT < 0 else np.int64(prm[_EXACT_AT])  # noqa: F821
     _estimate_lines(p, geo, S, X, k, n_pool, exact)
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]
@@ -169,9 +169,12 @@ PLAYER = PlayerType(
                        "expectation of its random completions where the level's rule allows "
                        "it (levels 1, 3-10; k unused), every completion of a line that has at "
                        "most 2k of them, else k completions drawn stratified (each cell takes "
-                       "each card once per block); 0: k independent completions, as "
-                       "expectimax draws them (the models are trained with 1)", minimum=0,
-                    maximum=1),
+                       "each card once per block); 2: as 1, but on the neighbouring-street "
+                       "rule (levels 18-20) a line that would be sampled is judged by a chain "
+                       "over its cells instead (each empty cell a card of the pool, never the "
+                       "one just laid before it: no noise, about the cost of k=256); 0: k "
+                       "independent completions, as expectimax draws them (the models are "
+                       "trained with 1)", minimum=0, maximum=2),
      "depth": Param(0, "1: judge each action by the learned value right after it; 2: judge "
                        "the width best again by the expectation over the next card of the "
                        "best value after it (not on levels with a hand; on the value-count "

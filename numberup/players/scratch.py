@@ -13,6 +13,7 @@ import numpy as np
 
 from ..evaluation.endgame import Endgame, new_endgame
 from ..evaluation.exact import new_exact
+from ..evaluation.streets import new_streets
 from ..evaluation.layout import DIST_HI, DIST_LO, EVAL_WIDTH, MAX_DEPTH, N_VALUE
 from ..game.state import MAX_LINE_CELLS, MAX_LINES, N_IDS, State, new_state
 from ..learned.features import MAX_FEATURES
@@ -79,6 +80,7 @@ class Scratch(NamedTuple):
     strata_rng : uint64 (1,)          ... and their random stream
     endgame : Endgame                 the exact endgame's tree (:mod:`numberup.evaluation.endgame`)
     exact : Exact                     the exact line estimates' tables (:mod:`numberup.evaluation.exact`)
+    streets : Streets                 the street chain's arrays (:mod:`numberup.evaluation.streets`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
 
@@ -124,6 +126,7 @@ class Scratch(NamedTuple):
     strata_rng: np.ndarray
     endgame: Endgame
     exact: object
+    streets: object
     base: object
 
 
@@ -193,5 +196,6 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(1, np.uint64),
         new_endgame(level),
         new_exact(level),
+        new_streets(level),
         base,
     )

@@ -27,7 +27,7 @@ SPECS = {
                    "expectimax:k=8,endgame=3"],
     "rollout": ["rollout:n=40", "rollout:n=20,base=random,objective=gold,endgame=3",
                 "rollout:n=6,base=expectimax,bk=2@3", "rollout:n=4,base=learned,bk=2,objective=gold@3"],
-    "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold",
+    "learned": ["learned:k=4,endgame=3", "learned:k=2,objective=gold", "learned:k=2,exact=2",
                 "learned:k=2,depth=2@3,9", "learned:k=2,depth=2,sample=3@3"],
     "best": ["best"],  # the level's setting (tests/players/test_best.py)
 }
