@@ -19,7 +19,8 @@ results/runs/sampled/ and results/runs/sampled-12/ (the same look over a sample 
 cards, on 1,000 decks of the 6x6 levels where the whole look costs more than the default
 budget), results/runs/learned-endgame/ and results/runs/learned-endgame-hand/ (the learned
 player playing for gold with the exact endgame, levels 6, 8 and 10, and 18 and 19, 2,000
-decks) and the JSON of the runs against ``rollout:n=800`` on
+decks), results/runs/street-chain/ (the same with the street chain, ``exact=2``, levels 18-20,
+2,000 decks) and the JSON of the runs against ``rollout:n=800`` on
 600 decks of every level (:data:`PAIRED`, results/learned.md).
 The settings of results/runs/strongest/ with a learned base were played with the learned
 models of feature version 3, which the package no longer ships: they are left out, and the
@@ -66,7 +67,7 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 STALE = "base=learned"
 # run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
 RUNS = ("learned-gold", "candidates", "level20-k", "level20-endgame", "lookahead", "sampled",
-        "sampled-12", "learned-endgame", "learned-endgame-hand")
+        "sampled-12", "learned-endgame", "learned-endgame-hand", "street-chain")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]

@@ -107,6 +107,12 @@ numberup compare --level 6,8,10 -p learned:objective=gold -p learned:objective=g
 numberup compare --level 18,19 -p learned:objective=gold -p learned:objective=gold,endgame=3 \
     -p learned:objective=gold,endgame=4 --games 2000 --seed $SEED --jobs 2 \
     --out $RUNS/learned-endgame-hand --no-progress --json > $RUNS/learned-endgame-hand.json
+# on levels 18-20 (streets of neighbouring cells), the same with each open line judged by the
+# street chain instead of sampled completions (exact=2; results/learned.md)
+rm -rf "$RUNS"/street-chain
+numberup compare --level 18,19,20 -p learned:objective=gold,exact=2 \
+    -p learned:objective=gold,exact=2,endgame=3 -p learned:objective=gold,exact=2,endgame=4 \
+    --games 2000 --seed $SEED --jobs 2 --out $RUNS/street-chain --no-progress --json > $RUNS/street-chain.json
 # the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
 # level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
 for P in learned learned:objective=gold; do
