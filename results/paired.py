@@ -2,15 +2,17 @@
 their means and of their P(gold) on the same decks, each with a 95% interval (normal, over the
 decks), and their times per game.
 
-    python results/paired.py RUN_DIR PLAYER BASELINE [--csv OUT]
+    python results/paired.py RUN_DIR PLAYER BASELINE [--baseline-run DIR] [--csv OUT]
 
 RUN_DIR is a ``numberup compare --out`` directory (its games.parquet and summary.csv); PLAYER
-and BASELINE are two of its player specs. "held" says whether both intervals reach zero or
+and BASELINE are two of its player specs, or BASELINE one of ``--baseline-run``'s, a run of the
+same seed (its games are paired with PLAYER's by level and game number). "held" says whether both intervals reach zero or
 above (PLAYER is not measurably worse on the mean nor on P(gold)); "speed" is BASELINE's
 seconds per game over PLAYER's, both measured in the same run.
 """
 
 import argparse
+import json
 
 import numpy as np
 import pandas as pd
@@ -18,9 +20,17 @@ import pandas as pd
 from numberup.game import levels as L
 
 
-def paired(run: str, player: str, baseline: str) -> pd.DataFrame:
-    games = pd.read_parquet(f"{run}/games.parquet", columns=["level", "policy", "game", "score"])
-    summary = pd.read_csv(f"{run}/summary.csv")
+def paired(run: str, player: str, baseline: str, baseline_run: str | None = None) -> pd.DataFrame:
+    other = baseline_run or run
+    if json.loads(open(f"{other}/manifest.json").read())["seed"] != \
+            json.loads(open(f"{run}/manifest.json").read())["seed"]:
+        raise SystemExit(f"paired.py: {other} was played with another seed than {run}")
+    columns = ["level", "policy", "game", "score"]
+    mine = pd.read_parquet(f"{run}/games.parquet", columns=columns)
+    theirs = pd.read_parquet(f"{other}/games.parquet", columns=columns)
+    games = pd.concat([mine[mine.policy == player], theirs[theirs.policy == baseline]])
+    summary = pd.concat([pd.read_csv(f"{run}/summary.csv"), pd.read_csv(f"{other}/summary.csv")])
+    summary = summary.drop_duplicates(["level", "policy"])
     rows = []
     for level, d in games.groupby("level"):
         gold = int(L.PARAMS[level][L.P_GOLD])
@@ -28,6 +38,8 @@ def paired(run: str, player: str, baseline: str) -> pd.DataFrame:
         b = d[d.policy == baseline].set_index("game").score
         a, b = a.align(b, join="inner")
         n = len(a)
+        if n == 0:  # a level only one of the two played
+            continue
         diff = (a - b).to_numpy(float)
         gdiff = (a >= gold).to_numpy(float) - (b >= gold).to_numpy(float)
         half = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(n)  # noqa: E731
@@ -49,9 +61,11 @@ def main():
     ap.add_argument("run")
     ap.add_argument("player")
     ap.add_argument("baseline")
+    ap.add_argument("--baseline-run", help="the run directory BASELINE's games are in "
+                    "(default: RUN_DIR)")
     ap.add_argument("--csv", help="also write the table here")
     args = ap.parse_args()
-    t = paired(args.run, args.player, args.baseline)
+    t = paired(args.run, args.player, args.baseline, args.baseline_run)
     print(f"{args.player} against {args.baseline}, paired on the same decks")
     print("| level | decks | mean | baseline | diff [95%] | P(gold) | baseline | diff [95%] | "
           "speed | held |")
