@@ -28,14 +28,16 @@ def paired(run: str, player: str, baseline: str, baseline_run: str | None = None
     columns = ["level", "policy", "game", "score"]
     mine = pd.read_parquet(f"{run}/games.parquet", columns=columns)
     theirs = pd.read_parquet(f"{other}/games.parquet", columns=columns)
-    games = pd.concat([mine[mine.policy == player], theirs[theirs.policy == baseline]])
-    summary = pd.concat([pd.read_csv(f"{run}/summary.csv"), pd.read_csv(f"{other}/summary.csv")])
-    summary = summary.drop_duplicates(["level", "policy"])
+    mine, theirs = mine[mine.policy == player], theirs[theirs.policy == baseline]
+    seconds = {}  # (run, level, policy) -> seconds a game
+    for d in {run, other}:
+        for r in pd.read_csv(f"{d}/summary.csv").itertuples():
+            seconds[d, r.level, r.policy] = r.seconds_per_game
     rows = []
-    for level, d in games.groupby("level"):
+    for level in sorted(set(mine.level) & set(theirs.level)):
         gold = int(L.PARAMS[level][L.P_GOLD])
-        a = d[d.policy == player].set_index("game").score
-        b = d[d.policy == baseline].set_index("game").score
+        a = mine[mine.level == level].set_index("game").score
+        b = theirs[theirs.level == level].set_index("game").score
         a, b = a.align(b, join="inner")
         n = len(a)
         if n == 0:  # a level only one of the two played
@@ -43,14 +45,14 @@ def paired(run: str, player: str, baseline: str, baseline_run: str | None = None
         diff = (a - b).to_numpy(float)
         gdiff = (a >= gold).to_numpy(float) - (b >= gold).to_numpy(float)
         half = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(n)  # noqa: E731
-        s = summary[summary.level == level].set_index("policy").seconds_per_game
         row = {"level": level, "decks": n, "mean": a.mean(), "baseline_mean": b.mean(),
                "diff": diff.mean(), "diff_lo": diff.mean() - half(diff),
                "diff_hi": diff.mean() + half(diff), "p_gold": (a >= gold).mean(),
                "baseline_p_gold": (b >= gold).mean(), "gold_diff": gdiff.mean(),
                "gold_diff_lo": gdiff.mean() - half(gdiff), "gold_diff_hi": gdiff.mean() + half(gdiff),
-               "seconds": s[player], "baseline_seconds": s[baseline],
-               "speed": s[baseline] / s[player]}
+               "seconds": seconds[run, level, player],
+               "baseline_seconds": seconds[other, level, baseline],
+               "speed": seconds[other, level, baseline] / seconds[run, level, player]}
         row["held"] = bool(row["diff_hi"] >= 0 and row["gold_diff_hi"] >= 0)
         rows.append(row)
     return pd.DataFrame(rows)
