@@ -166,14 +166,20 @@ def continuation_seconds(level, player: Player, empty: int) -> float:
     return max(cost if exact_end else cost * empty / level.cells, 1e-6)
 
 
+def time_budget(level, player: Player, empty: int, seconds: float) -> int:
+    """The continuations ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores)
+    pay for from a position with ``empty`` empty cells, each costing
+    :func:`continuation_seconds` (at most :data:`MAX_TOTAL`). A pure function of its arguments
+    and the package: the same on every machine."""
+    total = int(seconds * REFERENCE_CORES / continuation_seconds(level, player, empty))
+    return min(total, MAX_TOTAL)
+
+
 def continuation_count(level, player: Player, empty: int, candidates: int,
                        seconds: float) -> int:
-    """Continuations in all for ``candidates`` actions of a position with ``empty`` empty
-    cells: about ``seconds`` of the reference machine (:data:`REFERENCE_CORES` cores), each
-    costing :func:`continuation_seconds`. A pure function of its arguments and the package:
-    the same on every machine."""
-    total = int(seconds * REFERENCE_CORES / continuation_seconds(level, player, empty))
-    return max(halving_floor(candidates), min(total, MAX_TOTAL))
+    """Continuations in all for ``candidates`` actions: the :func:`time_budget`, or
+    :func:`halving`'s floor for that many candidates where the time pays for less."""
+    return max(halving_floor(candidates), time_budget(level, player, empty, seconds))
 
 
 def _steps(candidates: int, total: int) -> list[tuple[int, int]]:
@@ -281,8 +287,8 @@ def advice(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
     if continuations is None:
         if candidates is not None and pl.kind.advises:  # a count asked for is the most that
             # get continuations (a player without values of its own has no order to cut by):
-            # as many as the time pays for (one candidate's count is the time's alone)
-            n = affordable(n, continuation_count(lv, pl, empty, 1, seconds))
+            # as many as the time pays for
+            n = affordable(n, time_budget(lv, pl, empty, seconds))
             chosen = list(range(n))
         total = continuation_count(lv, pl, empty, n, seconds)
     else:

@@ -51,6 +51,9 @@ def test_continuations_by_the_cost_of_a_game(monkeypatch):
                                                                / A.UNKNOWN_COST)
     assert A.continuation_count(lv, learned, 25, 50, 0.01) == A.halving_floor(50)
     assert A.continuation_count(lv, learned, 1, 2, 100.0) == A.MAX_TOTAL
+    # the time's budget alone: below the floor where the time is short
+    assert A.time_budget(lv, learned, 25, 0.01) == int(0.01 * A.REFERENCE_CORES / 0.01)
+    assert A.time_budget(lv, learned, 25, 0.01) < A.halving_floor(50)
 
 
 def test_halving_plays_as_planned_and_affordable_candidates_keep_within_the_total():
