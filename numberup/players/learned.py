@@ -172,7 +172,7 @@ PLAYER = PlayerType(
                        "each card once per block); 2: as 1, but on the neighbouring-street "
                        "rule (levels 18-20) a line that would be sampled is judged by a chain "
                        "over its cells instead (each empty cell a card of the pool, never the "
-                       "one just laid before it: no noise, about the cost of k=256); 0: k "
+                       "one just laid before it: no noise, between k=64's cost and k=256's); 0: k "
                        "independent completions, as expectimax draws them (the models are "
                        "trained with 1)", minimum=0, maximum=2),
      "depth": Param(0, "1: judge each action by the learned value right after it; 2: judge "
