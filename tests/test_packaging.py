@@ -5,6 +5,7 @@ checkout."""
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -28,8 +29,16 @@ def test_every_folder_of_the_package_is_listed():
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    """The wheel, built from a copy of the sources of its own: pip builds in the source tree
+    (setuptools' build/ and egg-info there), so two test workers building from the checkout at
+    once could trip over each other's files."""
+    src = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    for name in ("numberup", "cli"):
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
                    check=True, capture_output=True, text=True)
     (path,) = out.glob("numberup-*.whl")
     return path
