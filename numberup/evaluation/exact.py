@@ -274,7 +274,7 @@ def _exact_line(p, geo, S, E, line_eval, li, n_pool):
                 prob[E.values[h + E.comp_inc[e, q]] - DIST_LO] += w
     else:
         _colour_prob(p, E, S.grid, geo.lines, li, n, e, n_pool)
-    _finish(p, prob, line_eval, li)
+    _finish(p, prob, 1.0, line_eval, li)
 
 
 @kernel(inline="always")
@@ -350,10 +350,11 @@ def _exact_line_plus(p, geo, S, E, li, n_pool, out):
 
 
 @kernel(inline="always")
-def _finish(p, prob, line_eval, li):
-    """``line_eval[li]`` from the line value's distribution ``prob`` (index v - DIST_LO):
-    mean, variance, P(value >= the bronze/silver/gold line targets), and on levels scored by
-    the lowest line P(value >= t) for every t."""
+def _finish(p, prob, total, line_eval, li):
+    """``line_eval[li]`` from the line value's distribution ``prob`` (index v - DIST_LO; its
+    weights sum to ``total``, 1 for a probability distribution): mean, variance, P(value >=
+    the bronze/silver/gold line targets), and on levels scored by the lowest line P(value >= t)
+    for every t."""
     tb = (p[L.P_BRONZE] + 9) // 10
     ts = (p[L.P_SILVER] + 9) // 10
     tg = (p[L.P_GOLD] + 9) // 10
@@ -372,13 +373,14 @@ def _finish(p, prob, line_eval, li):
             ps += w
         if v >= tg:
             pg += w
+    mean /= total
     line_eval[li, 0] = mean
-    line_eval[li, 1] = max(mean2 - mean * mean, 0.0)
-    line_eval[li, 2] = pb
-    line_eval[li, 3] = ps
-    line_eval[li, 4] = pg
+    line_eval[li, 1] = max(mean2 / total - mean * mean, 0.0)
+    line_eval[li, 2] = pb / total
+    line_eval[li, 3] = ps / total
+    line_eval[li, 4] = pg / total
     if p[L.P_AGG] == L.AGG_MIN_X10:
         acc = 0.0
         for t in range(DIST_HI, DIST_LO, -1):
             acc += prob[t - DIST_LO]
-            line_eval[li, N_STATS + t - DIST_LO - 1] = acc
+            line_eval[li, N_STATS + t - DIST_LO - 1] = acc / total

@@ -40,7 +40,8 @@ from ..game import levels as L
 from ..game.scoring import _street_value
 from ..game.state import MAX_LINE_CELLS, N_IDS
 from ..jit import kernel
-from .layout import DIST_HI, DIST_LO, N_STATS
+from .exact import _finish
+from .layout import DIST_HI, DIST_LO
 
 RUNS = 1 + 2 * (MAX_LINE_CELLS - 1)  # 0: a lone card; then up by 2, down by 2, up by 3, ...
 
@@ -57,7 +58,8 @@ class Streets(NamedTuple):
     by_card : float64 (N_IDS, B)           ... and of the states on each card
     weight : float64 (N_IDS,)              each card's probability on an empty cell
     cards : int64 (2, N_IDS)               the cards the states are on, before and after
-    hist : float64 (B,)                    the line's value distribution
+    prob : float64 (DIST_HI - DIST_LO + 1,)  the line's value distribution, at ``v - DIST_LO``
+                                           (as :class:`numberup.evaluation.exact.Exact`'s)
     """
 
     cat: np.ndarray
@@ -67,7 +69,7 @@ class Streets(NamedTuple):
     by_card: np.ndarray
     weight: np.ndarray
     cards: np.ndarray
-    hist: np.ndarray
+    prob: np.ndarray
 
 
 def line_values(number: int) -> list[int]:
@@ -97,7 +99,7 @@ def new_streets(level) -> Streets:
     return Streets(cat, np.array(values, np.int64), np.zeros((2, ids, RUNS, b), np.float64),
                    np.zeros(b, np.float64), np.zeros((ids, b), np.float64),
                    np.zeros(ids, np.float64), np.zeros((2, ids), np.int64),
-                   np.zeros(b, np.float64))
+                   np.zeros(DIST_HI - DIST_LO + 1 if on else 0, np.float64))
 
 
 @kernel(inline="always")
@@ -208,47 +210,17 @@ def _street_chain_line(p, geo, S, W, line_eval, li, pool, n_pool):
         prev_empty = card < 0
         src, n_src = dst, n_dst
         runs, bests = new_runs, new_bests
-    for b in range(W.value.shape[0]):
-        W.hist[b] = 0.0
     for j in range(n_src):
         c = W.cards[src, j]
         for r in range(runs):
             for b in range(bests):
-                W.hist[b] += W.mass[src, c, r, b]
+                W.prob[W.value[b] - DIST_LO] += W.mass[src, c, r, b]
                 W.mass[src, c, r, b] = 0.0
     for q in range(n_pool):
         W.weight[pool[q]] = 0.0
-    _close_histogram(p, W, line_eval, li)
-
-
-@kernel(inline="always")
-def _close_histogram(p, W, line_eval, li):
-    """``line_eval[li]`` from the value distribution ``W.hist`` (the columns of
-    :func:`numberup.evaluation.sampled._estimate_line`)."""
-    nb = W.value.shape[0]
-    targets = ((p[L.P_BRONZE] + 9) // 10, (p[L.P_SILVER] + 9) // 10, (p[L.P_GOLD] + 9) // 10)
-    mean = 0.0
-    sq = 0.0
     total = 0.0
-    for b in range(nb):
-        v = float(W.value[b])
-        mean += W.hist[b] * v
-        sq += W.hist[b] * v * v
-        total += W.hist[b]
-    mean /= total
-    line_eval[li, 0] = mean
-    line_eval[li, 1] = max(sq / total - mean * mean, 0.0)
-    for t in range(3):
-        s = 0.0
-        for b in range(nb):
-            if W.value[b] >= targets[t]:
-                s += W.hist[b]
-        line_eval[li, 2 + t] = s / total
-    if p[L.P_AGG] == L.AGG_MIN_X10:
-        b = nb - 1
-        run = 0.0
-        for t in range(DIST_HI, DIST_LO, -1):
-            while b >= 0 and W.value[b] >= t:
-                run += W.hist[b]
-                b -= 1
-            line_eval[li, N_STATS + t - DIST_LO - 1] = run / total
+    for b in range(W.value.shape[0]):
+        total += W.prob[W.value[b] - DIST_LO]
+    _finish(p, W.prob, total, line_eval, li)
+    for b in range(W.value.shape[0]):
+        W.prob[W.value[b] - DIST_LO] = 0.0
