@@ -230,7 +230,7 @@ class EstimateParam(click.ParamType):
                    "least 2).")
 @click.option("--continuations", "-m", type=click.IntRange(1, 100_000), default=None,
               help="Continuations per candidate, the same for each [default: successive "
-                   "halving over about 1.5 s of work, the close contenders getting the most].")
+                   "halving over about 1 s of work, the close contenders getting the most].")
 @seed_option("Seed of the searcher's and the continuations' randomness.")
 @jobs_option("Threads for the continuations; the estimates do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -13,7 +13,10 @@ searcher's own internal values instead (its ranking before any continuation).
 
 from __future__ import annotations
 
+import csv
 import math
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -32,11 +35,16 @@ RANKERS = {"rollout:n=200": "rollout:n=4000", "expectimax": "expectimax"}  # aut
 DEFAULT_PLAYER = QUICK  # advice()'s player, which ranks and estimates (best at its quick budget)
 DEFAULT_CANDIDATES = 6  # actions that get continuations
 # The continuations' time: about this many seconds of the reference machine's 2 cores, by the
-# player's cost in the best table (so the counts, and the answer, are the same on any machine)
-DEFAULT_SECONDS, HINT_SECONDS, REFERENCE_CORES = 1.5, 0.6, 2
+# player's cost in the best table and the measured shares of it (SHARES), so the counts, and the
+# answer, are the same on any machine. A third below the targets of 2 s and 1 s: with the shares
+# the answers take about their budget, and their worst about 1.5x it (benchmarks/README.md).
+DEFAULT_SECONDS, HINT_SECONDS, REFERENCE_CORES = 1.0, 0.4, 2
 MIN_CONTINUATIONS, MAX_TOTAL = 16, 8000  # per candidate at least, over all candidates at most
 UNKNOWN_COST = 0.02  # seconds a game of a player the best table has not measured
 MAX_CONTINUATIONS = 100_000
+# What a continuation from so many empty cells costs, as a share of a game (measured per level and
+# player by benchmarks/bench_continuations.py --write)
+SHARES = Path(__file__).resolve().parents[1] / "data" / "continuations.csv"
 
 
 def advisor_for(level: int | Level, spec: str = DEFAULT_ADVISOR) -> tuple[str, str]:
@@ -152,18 +160,40 @@ def _key(objective: int, results: np.ndarray, medals) -> tuple[float, float]:
     return float((results >= medals[objective - 1]).mean()), mean
 
 
-def continuation_seconds(level, player: Player, empty: int) -> float:
+def continuation_seconds(level, player: Player, empty: int, shares: bool = True) -> float:
     """What advise counts a continuation of ``player`` from ``empty`` empty cells to cost: the
     cost of a game of the player (as played on ``level``) in the best table
-    (:data:`UNKNOWN_COST` where it has none), its share of the empty cells, or the whole of it
+    (:data:`UNKNOWN_COST` where it has none) times the share of it measured from that many
+    empty cells (:data:`SHARES`, by benchmarks/bench_continuations.py). Where the share was not
+    measured (or ``shares`` is False): the empty cells' share of the grid, or the whole of it
     for a player with an exact endgame (most of its cost is in the last cells, which every
-    continuation plays). benchmarks/bench_continuations.py measures it against the time."""
+    continuation plays)."""
     from ..players.best import table
 
     cost = next((r["seconds_per_game"] for r in table()
                  if r["level"] == level.number and r["spec"] == player.spec), UNKNOWN_COST)
-    exact_end = "endgame" in player.kind.params and player.param("endgame") > 0
-    return max(cost if exact_end else cost * empty / level.cells, 1e-6)
+    measured = continuation_shares().get((level.number, player.spec)) if shares else None
+    if measured is not None:
+        share = float(measured[min(max(empty, 0), len(measured) - 1)])
+    elif "endgame" in player.kind.params and player.param("endgame") > 0:
+        share = 1.0
+    else:
+        share = empty / level.cells
+    return max(cost * share, 1e-6)
+
+
+@cache
+def continuation_shares() -> dict[tuple[int, str], np.ndarray]:
+    """The package's measured shares of a game's cost that a continuation costs, by level and
+    player spec: ``{(level, spec): share by empty cells (index 0..cells)}`` (empty when the
+    package was built without the table)."""
+    if not SHARES.is_file():
+        return {}
+    rows: dict[tuple[int, str], dict[int, float]] = {}
+    with SHARES.open(newline="") as f:
+        for r in csv.DictReader(f):
+            rows.setdefault((int(r["level"]), r["spec"]), {})[int(r["empty"])] = float(r["share"])
+    return {key: np.array([by[e] for e in sorted(by)]) for key, by in rows.items()}
 
 
 def time_budget(level, player: Player, empty: int, seconds: float) -> int:

@@ -4,6 +4,7 @@ table (numberup.analysis.advise.advisor_for)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 
 def test_auto_advisor_takes_the_stronger_kind_per_level(tmp_path, monkeypatch):
@@ -39,6 +40,7 @@ def test_continuations_by_the_cost_of_a_game(monkeypatch):
     rows = ({"level": 6, "spec": "learned", "seconds_per_game": 0.01},
             {"level": 6, "spec": "learned:endgame=4", "seconds_per_game": 0.01})
     monkeypatch.setattr(best, "table", lambda: rows)
+    monkeypatch.setattr(A, "continuation_shares", lambda: {})  # none measured: by empty cells
     lv = get_level(6)
     learned, endgame, greedy = (parse_player(s) for s in
                                 ("learned", "learned:endgame=4", "greedy"))
@@ -54,6 +56,34 @@ def test_continuations_by_the_cost_of_a_game(monkeypatch):
     # the time's budget alone: below the floor where the time is short
     assert A.time_budget(lv, learned, 25, 0.01) == int(0.01 * A.REFERENCE_CORES / 0.01)
     assert A.time_budget(lv, learned, 25, 0.01) < A.halving_floor(50)
+
+
+def test_continuations_by_the_measured_shares(monkeypatch):
+    """Where the package's table has the player's shares of a game's cost by empty cells, a
+    continuation costs the table's cost times that share, whatever the endgame; the shipped
+    table has a share for every count of empty cells of every level, non-decreasing in it, for
+    the player advise plays there."""
+    from numberup.analysis import advise as A
+    from numberup.game.levels import get_level
+    from numberup.players import best
+    from numberup.players.registry import at_level, parse_player
+
+    rows = ({"level": 6, "spec": "learned:endgame=4", "seconds_per_game": 0.01},)
+    monkeypatch.setattr(best, "table", lambda: rows)
+    share = np.linspace(0.0, 0.5, 26)
+    monkeypatch.setattr(A, "continuation_shares", lambda: {(6, "learned:endgame=4"): share})
+    lv, pl = get_level(6), parse_player("learned:endgame=4")
+    assert A.continuation_seconds(lv, pl, 10) == pytest.approx(0.01 * share[10])
+    assert A.continuation_seconds(lv, pl, 10, shares=False) == pytest.approx(0.01)
+    assert A.time_budget(lv, pl, 20, 1.0) == int(A.REFERENCE_CORES / (0.01 * share[20]))
+    monkeypatch.undo()
+    shipped = A.continuation_shares()
+    for level in range(1, 21):
+        lv = get_level(level)
+        key = (level, at_level(parse_player(A.DEFAULT_PLAYER), level).spec)
+        assert key in shipped, key
+        assert len(shipped[key]) == lv.cells + 1
+        assert np.all(np.diff(shipped[key]) >= 0) and shipped[key][-1] > 0
 
 
 def test_halving_plays_as_planned_and_affordable_candidates_keep_within_the_total():
