@@ -52,7 +52,8 @@ def smooth(cells: int, measured: dict[int, list[float]]) -> np.ndarray:
 
 
 def main() -> None:
-    from numberup.analysis.advise import DEFAULT_PLAYER, advice, continuation_seconds
+    from numberup.analysis.advise import (DEFAULT_PLAYER, advice, continuation_seconds,
+                                          game_seconds)
     from numberup.game.cards import format_card, parse_card
     from numberup.game.levels import get_level
     from numberup.interactive.session import Session
@@ -77,7 +78,7 @@ def main() -> None:
     for level in range(int(lo), int(hi or lo) + 1):
         lv = get_level(level)
         pl = at_level(parse_player(DEFAULT_PLAYER), level)
-        cost = continuation_seconds(lv, pl, lv.cells, shares=False)  # a whole game: the table's
+        cost = game_seconds(lv, pl)
         measured = defaultdict(list)
         for game in range(a.first, a.first + a.games):
             s = Session(lv, "play", 1, game)

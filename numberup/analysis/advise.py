@@ -160,26 +160,29 @@ def _key(objective: int, results: np.ndarray, medals) -> tuple[float, float]:
     return float((results >= medals[objective - 1]).mean()), mean
 
 
-def continuation_seconds(level, player: Player, empty: int, shares: bool = True) -> float:
-    """What advise counts a continuation of ``player`` from ``empty`` empty cells to cost: the
-    cost of a game of the player (as played on ``level``) in the best table
-    (:data:`UNKNOWN_COST` where it has none) times the share of it measured from that many
-    empty cells (:data:`SHARES`, by benchmarks/bench_continuations.py). Where the share was not
-    measured (or ``shares`` is False): the empty cells' share of the grid, or the whole of it
-    for a player with an exact endgame (most of its cost is in the last cells, which every
-    continuation plays)."""
+def game_seconds(level, player: Player) -> float:
+    """The cost of a game of ``player`` (as played on ``level``) in the best table, seconds on
+    one core (:data:`UNKNOWN_COST` where it has none)."""
     from ..players.best import table
 
-    cost = next((r["seconds_per_game"] for r in table()
+    return next((r["seconds_per_game"] for r in table()
                  if r["level"] == level.number and r["spec"] == player.spec), UNKNOWN_COST)
-    measured = continuation_shares().get((level.number, player.spec)) if shares else None
+
+
+def continuation_seconds(level, player: Player, empty: int) -> float:
+    """What advise counts a continuation of ``player`` from ``empty`` empty cells to cost: the
+    cost of a game (:func:`game_seconds`) times the share of it measured from that many empty
+    cells (:data:`SHARES`, by benchmarks/bench_continuations.py). Where the share was not
+    measured: the empty cells' share of the grid, or the whole of it for a player with an exact
+    endgame (most of its cost is in the last cells, which every continuation plays)."""
+    measured = continuation_shares().get((level.number, player.spec))
     if measured is not None:
         share = float(measured[min(max(empty, 0), len(measured) - 1)])
     elif "endgame" in player.kind.params and player.param("endgame") > 0:
         share = 1.0
     else:
         share = empty / level.cells
-    return max(cost * share, 1e-6)
+    return max(game_seconds(level, player) * share, 1e-6)
 
 
 @cache

@@ -74,7 +74,7 @@ def test_continuations_by_the_measured_shares(monkeypatch):
     monkeypatch.setattr(A, "continuation_shares", lambda: {(6, "learned:endgame=4"): share})
     lv, pl = get_level(6), parse_player("learned:endgame=4")
     assert A.continuation_seconds(lv, pl, 10) == pytest.approx(0.01 * share[10])
-    assert A.continuation_seconds(lv, pl, 10, shares=False) == pytest.approx(0.01)
+    assert A.game_seconds(lv, pl) == pytest.approx(0.01)
     assert A.time_budget(lv, pl, 20, 1.0) == int(A.REFERENCE_CORES / (0.01 * share[20]))
     monkeypatch.undo()
     shipped = A.continuation_shares()
