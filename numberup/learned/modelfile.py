@@ -21,8 +21,18 @@ MODELS = Path(__file__).resolve().parent / "models"
 
 
 def empty_table() -> np.ndarray:
-    """No model (players that do not read one carry this)."""
-    return np.zeros(0, np.float64)
+    """No model (players that do not read one carry this), read-only as every table is."""
+    return read_only(np.zeros(0, np.float64))
+
+
+def read_only(weights: np.ndarray) -> np.ndarray:
+    """A read-only view of ``weights`` (float64), for ``Scratch.learned``. Every scratch
+    carries its weights read-only, the package's models as much as the weights a training
+    is changing (through another, writable, view), so the kernels that read a scratch are
+    compiled once, not once more for writable weights."""
+    view = np.asarray(weights, np.float64).view()
+    view.setflags(write=False)
+    return view
 
 
 def save_model(path, weights: np.ndarray, level: int, seed: int, games: int,

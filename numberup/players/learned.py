@@ -57,7 +57,7 @@ def _learned_template(p, geo, S, X, cand, n_cand, may_discard, prm):
     child = X.child[ROOT]
     S.rng[1] = _next(S.rng)  # this decision's completions
     n_pool = _fill_pool(S, X.pool)
-    exact = 1 if _EXACT_AT < 0 else np.int64(prm[_EXACT_AT])  # noqa: F821
+    exact = np.int64(1) if _EXACT_AT < 0 else np.int64(prm[_EXACT_AT])  # noqa: F821
     _estimate_lines(p, geo, S, X, k, n_pool, exact)
     _tally(S, X.values_left, X.colours_left, X.masks_left)
     filled = S.ints[I_FILLED]

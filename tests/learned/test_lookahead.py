@@ -20,6 +20,7 @@ from numberup.game.grid import geometry
 from numberup.game.levels import get_level
 from numberup.learned import value as LE
 from numberup.players.scratch import new_scratch
+from numberup.learned.modelfile import read_only
 
 VALUE_LEVELS = [n for n in range(1, 21) if EX.family(n) == EX.VALUES]
 
@@ -31,7 +32,7 @@ def test_predictions_ahead_are_line_predictions(level):
     lv, p, geo, S, X = LC.scratch(level)
     rng = random.Random(400 + level)
     W = np.array([rng.uniform(-3, 3) for _ in range(LE.model_size(level))])
-    X = X._replace(learned=W)
+    X = X._replace(learned=read_only(W))
     for grid, li, pool in LC.random_lines(level, rng, 30):
         n_pool = LC.load(S, X, grid, pool)
         EX._exact_prepare(p, X.exact, X.pool, n_pool)
@@ -100,10 +101,10 @@ def test_the_value_count_look_is_every_card_on_every_cell(level):
     geo = geometry(get_level(level).size)
     count = 0
     for S, X, cand, n_cand, md, decide in _learned_positions(level, 3):
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 0)
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, 1, 0)
         slow = X.values[:n_cand, 0].copy()
         decide()
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 2)
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, 1, 2)
         assert np.allclose(X.values[:n_cand, 0], slow, atol=1e-9)  # no sample by value
         grid = S.grid.copy()
         decide()
@@ -184,19 +185,19 @@ def test_the_look_at_the_next_card_matches_python(level):
     for S, X, cand, n_cand, md, decide in _learned_positions(level, 2):
         if lv.cells - int(S.ints[4]) > 4 or n_cand < 2:  # late positions: few cards to enumerate
             continue
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 0)
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, 1, 0)
         unseen = [int(c) for c in S.unseen[:S.ints[1]]]
         want = _python_look(level, S.grid.copy(), int(S.hand[0]), unseen, X.learned)
         for j in range(n_cand):
             assert X.values[j, 0] == pytest.approx(want[int(cand[j])], abs=1e-6)
         whole = X.values[:n_cand, 0].copy()
         decide()
-        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, len(unseen))
+        _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, 1, len(unseen))
         assert np.allclose(X.values[:n_cand, 0], whole, atol=1e-9)  # a sample of all: the look
         if level not in VALUE_LEVELS and len(unseen) > 2:
             decide()
             rng = S.rng.copy()
-            _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, True, 2)
+            _card_by_card(p, geo, S, X, cand.copy(), n_cand, md, 0, n_cand, 64, 1, 2)
             assert not np.array_equal(S.rng, rng)  # the sample comes from the player's stream
             nexts = [int(c) for c in X.draws[:2]]
             assert len(set(nexts)) == 2 and set(nexts) <= set(unseen)
