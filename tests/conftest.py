@@ -29,3 +29,14 @@ def tables(runs):
     from numberup.runs.tables import read_runs
 
     return read_runs([runs["greedy"], runs["random"]])
+
+
+# Tests that compile every kernel they use afresh, in a numba cache of their own (the wheel's
+# sources; processes racing on an empty cache): nothing they compile serves another test, so
+# they run first, while the others' work can still be shared out around them. Last in the
+# order, one of them kept a worker busy for two minutes after the other had finished.
+OWN_CACHE = ("tests/test_packaging.py", "tests/test_cache.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(OWN_CACHE))  # stable: else as collected
