@@ -78,9 +78,12 @@ SOURCES_DIGEST = sources_digest()
 def cache_dirname() -> str:
     """The name of the directory the kernels are cached in: ``numba-<sources digest>``, and
     ``-boundscheck`` after it for code compiled with numba's bounds checks
-    (``NUMBA_BOUNDSCHECK=1``, as the tests run): numba's index key does not say which, so
-    otherwise one would be loaded for the other."""
-    return f"numba-{SOURCES_DIGEST}" + ("-boundscheck" if config.BOUNDSCHECK else "")
+    (``NUMBA_BOUNDSCHECK=1``, as the tests run), and ``-opt<N>`` for code optimised at another
+    level than numba's default 3 (``NUMBA_OPT``): numba's index key says neither, so otherwise
+    one would be loaded for the other."""
+    opt = int(config.OPT)
+    return (f"numba-{SOURCES_DIGEST}" + ("-boundscheck" if config.BOUNDSCHECK else "")
+            + (f"-opt{opt}" if opt != 3 else ""))
 
 
 class SourcesDigestLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):

@@ -11,6 +11,11 @@ import os
 import pytest
 
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+# LLVM's optimisation level 1, not numba's default 3: most of the suite's time on an empty
+# cache is compiling, which level 1 makes about a quarter shorter, for code about a fifth
+# slower (benchmarks/README.md, "Test suite"). The results are the same: no kernel is compiled
+# with fastmath, so no level may reorder a float sum. Cached apart (numberup.jit.cache_dirname).
+os.environ.setdefault("NUMBA_OPT", "1")
 
 
 @pytest.fixture(scope="session")

@@ -30,9 +30,19 @@ def test_bounds_checked_code_is_cached_apart(monkeypatch):
 
     py = _byte.py_func
     checked = SourcesDigestLocator.from_function(py, py.__code__.co_filename)
-    assert checked.get_cache_path().endswith(cache_dirname()) and \
-        cache_dirname().endswith("-boundscheck")
+    assert checked.get_cache_path().endswith(cache_dirname()) and "-boundscheck" in cache_dirname()
     monkeypatch.setattr(config, "BOUNDSCHECK", None)
     plain = SourcesDigestLocator.from_function(py, py.__code__.co_filename)
     assert plain.get_cache_path() != checked.get_cache_path()
-    assert not plain.get_cache_path().endswith("-boundscheck")
+    assert "-boundscheck" not in plain.get_cache_path()
+
+
+def test_code_of_another_optimisation_level_is_cached_apart(monkeypatch):
+    """The suite compiles at LLVM's level 1 (tests/conftest.py), numberup at numba's default 3:
+    neither may load the other's code."""
+    monkeypatch.setattr(config, "BOUNDSCHECK", None)
+    monkeypatch.setattr(config, "OPT", 3)
+    default = cache_dirname()
+    monkeypatch.setattr(config, "OPT", 1)
+    assert default.startswith("numba-") and "-opt" not in default
+    assert cache_dirname() == default + "-opt1"
