@@ -39,7 +39,7 @@ def tables(runs):
 # Tests that compile every kernel they use afresh, in a numba cache of their own (the wheel's
 # sources; processes racing on an empty cache): nothing they compile serves another test, so
 # they run first, while the others' work can still be shared out around them. Last in the
-# order, one of them kept a worker busy for two minutes after the other had finished.
+# order, the wheel's test kept one worker busy for a minute after the other had finished.
 OWN_CACHE = ("tests/test_packaging.py", "tests/test_cache.py")
 
 

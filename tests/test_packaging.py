@@ -104,7 +104,7 @@ def test_the_installed_package_is_the_wheel(installed):
 def test_the_wheels_kernels_compile_and_are_cached(installed):
     """The installed package's kernels compile, run and are cached (in the venv's own
     NUMBA_CACHE_DIR: this checkout's cache holds code of other source files)."""
-    venv, away, env = installed
+    env = installed[2]
     sim = _run(installed, "simulate", "--level", "1", "-p", "greedy", "--games", "200", "--json")
     assert sim.returncode == 0, sim.stderr
     assert '"games": 200' in sim.stdout

@@ -17,7 +17,7 @@ from ..evaluation.streets import new_streets
 from ..evaluation.layout import DIST_HI, DIST_LO, EVAL_WIDTH, MAX_DEPTH, N_VALUE
 from ..game.state import MAX_LINE_CELLS, MAX_LINES, N_IDS, State, new_state
 from ..learned.features import MAX_FEATURES
-from ..learned.modelfile import empty_table, model_for
+from ..learned.modelfile import empty_table, model_for, read_only
 
 
 class Scratch(NamedTuple):
@@ -148,10 +148,12 @@ def max_actions(level) -> int:
     return max(level.hand, 1) * level.cells + 1
 
 
-def new_scratch(level, player=None) -> Scratch:
+def new_scratch(level, player=None, weights=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.game.levels.Level`)
     by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.modelfile.model_for`;
-    its base player's own scratch, if it has one)."""
+    its base player's own scratch, if it has one). ``weights``: the learned weights it carries
+    instead (training's, a test's), as a read-only view
+    (:func:`~numberup.learned.modelfile.read_only`: kernels are compiled for those only)."""
     base = np.zeros(0, np.float64)
     if player is not None and player.kind.base is not None:
         bp = player.kind.base(player.params)
@@ -171,7 +173,8 @@ def new_scratch(level, player=None) -> Scratch:
         np.zeros(N_VALUE, np.float64),
         np.zeros(level.deck_size, np.int8),
         new_state(level.cells),
-        empty_table() if player is None else model_for(level, player),
+        (read_only(weights) if weights is not None
+         else empty_table() if player is None else model_for(level, player)),
         np.zeros(8, np.int64),
         np.zeros(8, np.int64),
         np.zeros(8, np.int64),

@@ -29,7 +29,6 @@ from ..game.engine import (
     _apply, _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard, _undo_apply,
 )
 from ..learned.features import MAX_FEATURES, _line_features, _tally
-from ..learned.modelfile import read_only
 from ..jit import kernel, specialize
 from ..evaluation.sampled import _fill_pool
 from ..game.state import I_FILLED
@@ -79,7 +78,7 @@ def _distil_template(p, geo, S, X, deck, W, teacher, student, master, first, n, 
                     slot, cell = (slot_t, cell_t) if w == 0 else (slot_s, cell_s)
                     card = S.hand[slot]
                     _apply(p, geo, S, slot, cell)
-                    _estimate_lines(p, geo, S, X, k, n_pool, np.int64(1))  # as play types it
+                    _estimate_lines(p, geo, S, X, k, n_pool, np.int64(1))  # int64, as play
                     _tally(S, X.values_left, X.colours_left, X.masks_left)
                     for li in range(n_lines):
                         n_feats[w, li] = _line_features(
@@ -130,7 +129,7 @@ def distil(level: int, weights: np.ndarray, seed: int, first: int, games: int,
     k = int(student.param("k"))  # the afterstates' base estimates as the student judges them
     W = np.array(weights, np.float64)
     geo = geometry(lv.size)
-    S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=read_only(W))  # W is updated
+    S, X = new_state(lv.cells), new_scratch(lv, weights=W)  # a read-only view: W is updated
     deck = np.zeros(lv.deck_size, np.int8)
     feats = np.zeros((2, int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
     n_feats = np.zeros((2, int(p[L.P_NLINES])), np.int64)

@@ -26,7 +26,6 @@ from ..game import levels as L
 from ..game.engine import _apply_inline, _begin_turn, _candidates, _deal, _done, _may_discard
 from ..game.grid import geometry
 from ..learned.features import MAX_FEATURES, _layout, _line_features, _tally
-from ..learned.modelfile import read_only
 from ..jit import kernel, specialize
 from ..learned.value import (
     NT, TRAIN_K, _line_contribution, _logit_share, _lowest, _row, _sigmoid, model_size,
@@ -75,7 +74,8 @@ def _train_template(p, geo, S, X, deck, W, params, master, first, n, total, done
                                  _may_discard(p, geo, S), params)
             n_pool = _fill_pool(S, X.pool)  # the pool the move was judged with
             _apply_inline(p, geo, S, slot, cell)
-            _estimate_lines(p, geo, S, X, np.int64(TRAIN_K), n_pool, np.int64(1))  # as play types them
+            # int64, as play passes them (literals would compile the stack once more)
+            _estimate_lines(p, geo, S, X, np.int64(TRAIN_K), n_pool, np.int64(1))
             _tally(S, X.values_left, X.colours_left, X.masks_left)
             for li in range(n_lines):
                 bases[m, li] = X.line_eval[li, 0]
@@ -198,8 +198,8 @@ def train_level(level: int, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED
         rate = LOGIT_RATE if _lowest(p) else RATE
     geo = geometry(lv.size)
     W = np.zeros(model_size(lv.number), np.float64)
-    S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
-    X = X._replace(learned=read_only(W))  # W itself is updated
+    S, deck = new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
+    X = new_scratch(lv, weights=W)  # a read-only view: the kernels update W itself
     feats = np.zeros((max_moves(lv), int(p[L.P_NLINES]), MAX_FEATURES), np.int64)
     n_feats = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.int64)
     bases = np.zeros((max_moves(lv), int(p[L.P_NLINES])), np.float64)
@@ -283,7 +283,7 @@ def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) ->
     lv = get_level(level)
     p = L.PARAMS[lv.number]
     player = parse_player("learned")
-    X = new_scratch(lv)._replace(learned=read_only(weights))
+    X = new_scratch(lv, weights=weights)
     S, deck = _new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
     nl = int(p[L.P_NLINES])
     scores = np.zeros(n, np.int64)
@@ -305,8 +305,8 @@ def evaluation_error(level: int, weights: np.ndarray, seed: int, first: int, n: 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
     W = np.array(weights, np.float64)
-    S, X, deck = new_state(lv.cells), new_scratch(lv), np.zeros(lv.deck_size, np.int8)
-    X = X._replace(learned=read_only(W))  # W itself is updated
+    S, deck = new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
+    X = new_scratch(lv, weights=W)  # a read-only view: the kernels update W itself
     shape = (max_moves(lv), int(p[L.P_NLINES]))
     trainer = _mean_player(lv.number)
     sq, cnt = _train_games(trainer)(p, geometry(lv.size), S, X, deck, W, trainer.params,

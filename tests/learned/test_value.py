@@ -14,7 +14,6 @@ from numberup.learned import features as F
 from numberup.learned import value as LE
 from numberup.game import levels as L
 from numberup.game.levels import get_level
-from numberup.learned.modelfile import read_only
 
 
 @pytest.mark.parametrize("level", range(1, 21), ids=[f"level-{n}" for n in range(1, 21)])
@@ -28,8 +27,7 @@ def test_feature_and_value_kernels_match_python(level):
     geo = geometry(lv.size)
     rng = random.Random(level)
     weights = np.array([rng.uniform(-5, 5) for _ in range(LE.model_size(level))])
-    S, X = new_state(lv.cells), new_scratch(lv)
-    X = X._replace(learned=read_only(weights))
+    S, X = new_state(lv.cells), new_scratch(lv, weights=weights)
     out = np.zeros(F.MAX_FEATURES, np.int64)
     for _ in range(60):
         grid, filled, rest = REF.random_grid(lv, rng)
@@ -73,7 +71,7 @@ def test_predicting_only_the_lines_a_move_touches_gives_the_same_value(level):
     geo = geometry(lv.size)
     rng = random.Random(level)
     weights = np.array([rng.uniform(-5, 5) for _ in range(LE.model_size(level))])
-    S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=read_only(weights))
+    S, X = new_state(lv.cells), new_scratch(lv, weights=weights)
     state = ("predicted", "rows", "shift", "at_least")
     for _ in range(40):
         grid, filled, rest = REF.random_grid(lv, rng)
@@ -128,8 +126,7 @@ def test_medal_kernel_matches_python(level):
     lv = get_level(level)
     p = L.PARAMS[level]
     rng = random.Random(level)
-    X = new_scratch(lv)._replace(
-        learned=read_only([rng.uniform(-3, 3) for _ in range(LE.model_size(level))]))
+    X = new_scratch(lv, weights=[rng.uniform(-3, 3) for _ in range(LE.model_size(level))])
     out = np.zeros(5)
     for _ in range(100):
         X.predicted[:] = [rng.uniform(-12, 45) for _ in range(14)]

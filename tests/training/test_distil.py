@@ -9,7 +9,6 @@ from numberup.training import distil as D
 from numberup.game import levels as L
 from numberup.learned import modelfile as MF
 from numberup.game.levels import get_level
-from numberup.learned.modelfile import read_only
 
 LEVEL = 2
 
@@ -41,7 +40,7 @@ def _python_distil(W, seed, first, n, eta):
     geo = geometry(lv.size)
     teacher, student = parse_player(D.TEACHER), parse_player(D.STUDENT)
     W = np.array(W, np.float64)
-    S, X = new_state(lv.cells), new_scratch(lv)._replace(learned=read_only(W))
+    S, X = new_state(lv.cells), new_scratch(lv, weights=W)
     deck = np.zeros(lv.deck_size, np.int8)
     n_lines = int(p[L.P_NLINES])
     decisions = differ = 0
