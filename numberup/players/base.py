@@ -70,7 +70,10 @@ class PlayerType:
     variant compiles only its own code, under its own name. ``base``: for a player that plays
     games out with another player (rollouts), a function ``params -> Player`` giving that base
     player, whose own scratch and parameters it carries in ``X.base``
-    (:class:`numberup.players.scratch.Base`). ``resolve``: for a player that stands for
+    (:class:`numberup.players.scratch.Base`). ``prior``: for a player that has another rank its
+    actions first (a rollout's ``top``), a function ``params -> Player | None`` giving that
+    player, carried in ``X.prior`` likewise (None: no ranking). ``resolve``: for a player that
+    stands for
     another one per level (``best``), a function ``(params, level number) -> spec`` naming
     it; such a player has no kernel (``action`` None) and is played as that spec
     (:func:`numberup.players.registry.at_level`). ``on_level``: for a player whose parameters
@@ -88,6 +91,7 @@ class PlayerType:
     advises: bool = False
     variant: Any = None
     base: Any = None
+    prior: Any = None
     resolve: Any = None
     on_level: Any = None
 

@@ -1,7 +1,7 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
 ``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
-bsample=M``: every action is judged by playing the game out with the base player on random
+bsample=M,top=T``: every action is judged by playing the game out with the base player on random
 orders of the unseen cards; a budget of about ``N`` rollouts per decision is spread by
 successive halving (the worse half of the actions is dropped each round, so clearly bad moves
 stop early).
@@ -17,6 +17,12 @@ cheap. ``base=learned`` is the registry's ``learned`` player
 at the next card (several times the cost of every rollout); ``bwidth`` and ``bsample`` are then
 its ``width`` and ``sample`` (how many of its best actions it judges again, over how many of the
 next cards), which bring that cost down.
+
+``top=K``: only ``K`` actions are rolled out, the best by the learned player one move deep
+(:data:`PRIOR`, with a scratch of its own: ``X.prior``) at the decision; the budget is then
+spread over those alone, so with many actions (a hand of five) each gets many more rollouts
+(``top=1`` plays the prior's choice without a rollout). The rollout kernel is then compiled
+with the prior's ranking (without it when ``top=0``).
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -43,12 +49,14 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 (R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH, R_BWIDTH,
- R_BSAMPLE) = range(10)
+ R_BSAMPLE, R_TOP) = range(11)
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
 DEFAULT_BK = 8
 MAX_N = 100_000
+MAX_TOP = 64
+PRIOR = "learned:depth=1"  # the player that ranks the actions for ``top``
 
 
 def _rollout(p, geo, T, B, deck, cand, seed):
@@ -79,7 +87,8 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count.
 
     A template: ``_PLAY_OUT`` is :func:`_rollout` bound to the base, ``_ENDGAME`` the exact
-    endgame's hook or its stand-in (:func:`_rollout_for`)."""
+    endgame's hook or its stand-in, ``_TOP`` the prior's ranking (:func:`_top_actions`) or
+    its stand-in (:func:`_rollout_for`)."""
     objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
     slot, cell = _ENDGAME(p, geo, S, X, cand, n_cand, may_discard,  # noqa: F821  exact near the end
                           np.int64(prm[R_ENDGAME]), objective)
@@ -95,8 +104,11 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
         alive[a] = a
         values[a, :5] = 0.0
     n_alive = n_act
+    top = np.int64(prm[R_TOP])
+    if 0 < top < n_act:  # only the prior's best actions are rolled out
+        n_alive = _TOP(p, geo, S, X, cand, n_cand, may_discard, n_act, top)  # noqa: F821
     rounds = 1
-    while (1 << rounds) < n_act:
+    while (1 << rounds) < n_alive:
         rounds += 1
     move_seed = _next(S.rng)
     done_rollouts = 0  # per surviving action so far: the same deals for every action
@@ -145,6 +157,37 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best // n_cand, cand[best % n_cand]
 
 
+def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
+    """Put the prior's ``top`` best of the ``n_act`` actions first in ``X.order``, best first,
+    by the values its kernel leaves in its own ``X.prior.X.values`` (their mean; ties: the
+    lower number), judged on a copy of ``S`` (the prior draws from the copy's stream, so the
+    rollouts' seeds are those of a search without ``top``). Returns ``top``.
+
+    A template: ``_PRIOR_ACTION`` is the prior player's kernel (:func:`_rollout_for`)."""
+    T = X.T
+    _copy_state(S, T)
+    c = X.cand[1]
+    for j in range(n_cand):
+        c[j] = cand[j]
+    _PRIOR_ACTION(p, geo, T, X.prior.X, c, n_cand, may_discard, X.prior.params)  # noqa: F821
+    judged = X.prior.X.values
+    alive = X.order
+    for q in range(top):  # partial selection sort: the top best, in order
+        b = q
+        for r in range(q + 1, n_act):
+            vr, vb = judged[alive[r], 0], judged[alive[b], 0]
+            if vr > vb or (vr == vb and alive[r] < alive[b]):
+                b = r
+        alive[q], alive[b] = alive[b], alive[q]
+    return top
+
+
+@kernel(inline="always")
+def _all_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
+    """The stand-in of :func:`_top_actions` for rollouts without ``top``: every action."""
+    return n_act
+
+
 @kernel(inline="always")
 def _rollout_key(values, a, objective):
     """Sort key of action ``a`` from its sums: the objective's mean, then the mean score as a
@@ -159,11 +202,12 @@ _KERNELS: dict[str, object] = {}
 _LOCK = threading.Lock()
 
 
-def _rollout_for(name: str, base_action, endgame: bool = False):
+def _rollout_for(name: str, base_action, endgame: bool = False, top: bool = False):
     """The rollout kernel whose rollouts are played by ``base_action`` (the kernel of the
-    base player whose game loop is named ``name``), with the exact endgame's hook or without:
-    compiled, and cached, once per base and hook."""
-    key = f"{name}_endgame" if endgame else name
+    base player whose game loop is named ``name``), with the exact endgame's hook or without,
+    ranking the actions by the prior (:data:`PRIOR`) first or not: compiled, and cached, once
+    per base and hooks."""
+    key = name + ("_endgame" if endgame else "") + ("_top" if top else "")
     with _LOCK:
         action = _KERNELS.get(key)
         if action is None:
@@ -173,8 +217,19 @@ def _rollout_for(name: str, base_action, endgame: bool = False):
                     _rollout, f"_rollout_{name}", _BASE_ACTION=base_action)
             action = _KERNELS[key] = specialize(
                 _rollout_action, f"_rollout_action_{key}", _PLAY_OUT=play_out,
-                _ENDGAME=_endgame_decide if endgame else _no_endgame)
+                _ENDGAME=_endgame_decide if endgame else _no_endgame,
+                _TOP=_ranker() if top else _all_actions)
         return action
+
+
+def _ranker():
+    """:func:`_top_actions` bound to the prior's kernel (compiled once; the lock is held)."""
+    ranker = _KERNELS.get("top")
+    if ranker is None:
+        prior = prior_player(None)
+        ranker = _KERNELS["top"] = specialize(_top_actions, "_top_actions",
+                                              _PRIOR_ACTION=prior.action)
+    return ranker
 
 
 def base_player(params):
@@ -199,13 +254,22 @@ def base_player(params):
     return parse_spec(kind, ",".join(extra))
 
 
+def prior_player(params):
+    """The player that ranks the actions of a rollout with ``top`` (``params``; None: any),
+    one move deep by the level's learned model (:data:`PRIOR`); None without ``top``."""
+    if params is not None and params[R_TOP] <= 0:
+        return None
+    return parse_spec(learned.PLAYER, PRIOR.partition(":")[2])
+
+
 def _by_base(params):
     """The variant of the parameters: the rollout kernel of their base player's kernel, with
-    the exact endgame or without."""
+    the exact endgame or without, with the prior's ranking or without."""
     base = base_player(params)
     endgame = params[R_ENDGAME] > 0
-    name = f"{base.loop_name}_endgame" if endgame else base.loop_name
-    return name, _rollout_for(base.loop_name, base.action, endgame)
+    top = params[R_TOP] > 0
+    name = base.loop_name + ("_endgame" if endgame else "") + ("_top" if top else "")
+    return name, _rollout_for(base.loop_name, base.action, endgame, top)
 
 
 PLAYER = PlayerType(
@@ -238,6 +302,10 @@ PLAYER = PlayerType(
         "bsample": Param(0, "with bdepth=2, over a random sample of how many of the next "
                             "cards a base looks (its sample; 0: all of them)", minimum=0,
                          maximum=N_IDS),
+        "top": Param(0, f"roll out only this many actions: the best by the learned player "
+                        f"one move deep ({PRIOR}, the level's model) at the decision; 0: "
+                        f"every action", minimum=0, maximum=MAX_TOP),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
+    prior=prior_player,
 )

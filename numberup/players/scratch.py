@@ -83,6 +83,8 @@ class Scratch(NamedTuple):
     streets : Streets                 the street chain's arrays (:mod:`numberup.evaluation.streets`)
     base : Base, or float64 (0,)      a rollout's base player: its own scratch and parameters
                                       (``PlayerType.base``); none: an empty array
+    prior : Base, or float64 (0,)     the player that ranks a rollout's actions before any
+                                      rollout (``PlayerType.prior``); none: an empty array
 
     ``actions`` is the most actions a decision of the level can have: hand x cells, and a
     discard.
@@ -128,15 +130,17 @@ class Scratch(NamedTuple):
     exact: object
     streets: object
     base: object
+    prior: object
 
 
 class Base(NamedTuple):
-    """The player a search plays games out with (a rollout's base), with arrays of its own: it
-    never touches the searcher's (a rollout keeps ``values``, ``order``, ``deck``, ``cand[1]``
-    and ``T`` in use while its base plays).
+    """A player a search calls (a rollout's base, which plays its games out, or its prior,
+    which ranks its actions), with arrays of its own: it never touches the searcher's (a
+    rollout keeps ``values``, ``order``, ``deck``, ``cand[1]`` and ``T`` in use while its base
+    plays).
 
-    X : Scratch           the base player's scratch (:func:`new_scratch` of the base)
-    params : float64 (n,)  the base player's parameters
+    X : Scratch           the player's scratch (:func:`new_scratch` of the player)
+    params : float64 (n,)  the player's parameters
     """
 
     X: Scratch
@@ -151,13 +155,18 @@ def max_actions(level) -> int:
 def new_scratch(level, player=None, weights=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.game.levels.Level`)
     by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.modelfile.model_for`;
-    its base player's own scratch, if it has one). ``weights``: the learned weights it carries
+    its base player's and its prior's own scratches, if it has them). ``weights``: the learned
+    weights it carries
     instead (training's, a test's), as a read-only view
     (:func:`~numberup.learned.modelfile.read_only`: kernels are compiled for those only)."""
     base = np.zeros(0, np.float64)
     if player is not None and player.kind.base is not None:
         bp = player.kind.base(player.params)
         base = Base(new_scratch(level, bp), bp.params)
+    prior = np.zeros(0, np.float64)
+    pp = player.kind.prior(player.params) if player is not None and player.kind.prior else None
+    if pp is not None:
+        prior = Base(new_scratch(level, pp), pp.params)
     actions = max_actions(level)
     return Scratch(
         np.zeros((MAX_DEPTH, level.cells), np.int64),
@@ -201,4 +210,5 @@ def new_scratch(level, player=None, weights=None) -> Scratch:
         new_exact(level),
         new_streets(level),
         base,
+        prior,
     )

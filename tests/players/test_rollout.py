@@ -22,7 +22,7 @@ from numberup.game.engine import _apply, _begin_turn, _candidates, _deal, _done,
 from numberup.game.grid import geometry
 from numberup.game.levels import get_level
 from numberup.players.registry import PLAYERS, parse_player
-from numberup.players.rollout import BASES, DEFAULT_BK, base_player
+from numberup.players.rollout import BASES, DEFAULT_BK, PRIOR, base_player, prior_player
 from numberup.game.rng import _below, _mix, _next, _shuffle
 from numberup.players.scratch import new_scratch
 from numberup.evaluation.sampled import _objective
@@ -120,7 +120,17 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
         return (0, -1) if a == n_hand * n_cand else (a // n_cand, int(cand[a % n_cand]))
 
     alive = list(range(n_act))
-    rounds = max(1, (n_act - 1).bit_length())
+    top = int(player.param("top"))
+    if 0 < top < n_act:  # the prior's ranking of the actions, judged on a copy of S
+        T = new_state(get_level(level).cells)
+        _copy_state(S, T)
+        prior = parse_player(PRIOR)  # the learned player one move deep, a scratch of its own
+        Xp = new_scratch(get_level(level), prior)
+        prior.action(p, geometry(get_level(level).size), T, Xp, cand.copy(), n_cand,
+                     may_discard, prior.params)
+        judged = Xp.values[:n_act, 0].copy()
+        alive = sorted(alive, key=lambda a: (-judged[a], a))[:top]
+    rounds = max(1, (len(alive) - 1).bit_length())
     done = 0
     for _ in range(rounds):
         if len(alive) == 1:
@@ -156,9 +166,13 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (10, "rollout:n=30,base=random", 11),
     (10, "rollout:n=12,base=learned,bk=2,bdepth=2", 10),
     (12, "rollout:n=10,base=learned,bk=2,bdepth=2,bwidth=2,bsample=3", 20),
+    (16, "rollout:n=12,base=learned,bk=2,objective=gold,top=3", 10),
+    (19, "rollout:n=12,top=5", 14),
+    (18, "rollout:n=12,base=learned,bk=2,top=1", 6),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
         "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
-        "level-10-learned-depth-2", "level-12-learned-depth-2-sampled"])
+        "level-10-learned-depth-2", "level-12-learned-depth-2-sampled",
+        "level-16-learned-top-3", "level-19-greedy-top-5", "level-18-learned-top-1"])
 def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
@@ -182,7 +196,10 @@ def test_rollout_decision_matches_python(level, spec, moves):
         n_act = len(ref_values)
         assert (int(slot), int(cell)) == ref_move
         np.testing.assert_allclose(X.values[:n_act], ref_values, rtol=1e-12, atol=1e-12)
-        assert ref_values[:, 4].min() >= 1
+        # the actions rolled out: all, or the prior's top best (top=1: none, the prior's choice)
+        top = int(player.param("top"))
+        rolled = n_act if not 0 < top < n_act else (top if top > 1 else 0)
+        assert (ref_values[:, 4] >= 1).sum() == rolled
     assert checked == 2
 
 
@@ -268,6 +285,25 @@ def test_base_learned_carries_the_model():
     X = new_scratch(lv, player)
     assert np.array_equal(X.base.X.learned, table)
     assert new_scratch(lv, parse_player("rollout:base=expectimax")).base.X.learned.shape[0] == 0
+
+
+def test_top_ranks_with_the_learned_model_in_a_scratch_of_its_own():
+    """``top`` brings the prior (the learned player one move deep) with the level's model and
+    arrays of its own; without ``top`` there is none, whatever the base."""
+    lv = get_level(18)
+    X = new_scratch(lv, parse_player("rollout:n=100,top=4"))
+    assert prior_player(parse_player("rollout:top=4").params).spec == PRIOR
+    assert np.array_equal(X.prior.X.learned, MF.load_table(18))
+    assert X.base.X.learned.shape[0] == 0  # the greedy base carries no model
+    mine = [a for a in X if isinstance(a, np.ndarray)] + list(X.T)
+    theirs = [a for a in X.prior.X if isinstance(a, np.ndarray)] + list(X.prior.X.T)
+    assert not any(np.shares_memory(a, b) for a in mine for b in theirs if a.size and b.size)
+    for spec in ("rollout:n=100", "rollout:base=learned,top=0"):
+        assert prior_player(parse_player(spec).params) is None
+        assert new_scratch(lv, parse_player(spec)).prior.shape == (0,)
+    # its own kernel variant, named so; the default spec keeps its loop
+    assert parse_player("rollout:top=4").loop_name == "rollout_greedy_top"
+    assert parse_player("rollout:n=200").loop_name == "rollout_greedy"
 
 
 def test_base_scratch_is_its_own():
