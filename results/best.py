@@ -67,7 +67,8 @@ CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p
 STALE = "base=learned"
 # run directories of results/runs/ whose summary.csv holds measured settings (make.sh 4c)
 RUNS = ("learned-gold", "candidates", "level20-k", "level20-endgame", "lookahead", "sampled",
-        "sampled-12", "learned-endgame", "learned-endgame-hand", "street-chain")
+        "sampled-12", "learned-endgame", "learned-endgame-hand", "street-chain", "rollout-top-18",
+        "rollout-top-19")
 # the runs of every level against rollout:n=800, 600 decks (results/learned.md; make.sh 4c)
 PAIRED = [Path("results/runs/learned-vs-rollout-800.json"),
           Path("results/runs/learned-gold-vs-rollout-800.json")]

@@ -113,6 +113,13 @@ rm -rf "$RUNS"/street-chain
 numberup compare --level 18,19,20 -p learned:objective=gold,exact=2 \
     -p learned:objective=gold,exact=2,endgame=3 -p learned:objective=gold,exact=2,endgame=4 \
     --games 2000 --seed $SEED --jobs 2 --out $RUNS/street-chain --no-progress --json > $RUNS/street-chain.json
+# on levels 18 and 19 (a hand of five: up to 100 actions a decision), greedy rollouts of the
+# learned player's best actions only (top=K; results/strongest.md, round 3; about 25 minutes)
+rm -rf "$RUNS"/rollout-top-18 "$RUNS"/rollout-top-19
+numberup compare --level 18 -p rollout:n=40,top=3 -p rollout:n=60,top=4 -p rollout:n=200,top=4 \
+    --games 2000 --seed $SEED --jobs 2 --out $RUNS/rollout-top-18 --no-progress --json > $RUNS/rollout-top-18.json
+numberup compare --level 19 -p rollout:n=15,top=3 -p rollout:n=25,top=3 -p rollout:n=100,top=4 \
+    --games 2000 --seed $SEED --jobs 2 --out $RUNS/rollout-top-19 --no-progress --json > $RUNS/rollout-top-19.json
 # the one-move learned player, both ways of playing, against rollout:n=800 on 600 decks of every
 # level (results/learned.md; about an hour on 2 cores); best.py reads both JSON files
 for P in learned learned:objective=gold; do

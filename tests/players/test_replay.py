@@ -21,8 +21,9 @@ LEVELS = range(1, 21)
 # Each registered player's specs whose games are replayed, as (spec, games, seed): the
 # searchers with the parameters that reach more of their code (depth 2 with a sample, the
 # exact endgame's hook), rollouts of every base player (a few rollouts each; a searching base
-# with few completions), and the learned player with each level's shipped model. A player
-# added to the registry without specs here fails the test.
+# with few completions) and of the learned player's best actions only (top), and the learned
+# player with each level's shipped model. A player added to the registry without specs here
+# fails the test.
 SPECS = {
     "random": [("random", 2, 11)],
     "greedy": [("greedy", 2, 11)],
@@ -31,7 +32,8 @@ SPECS = {
     "rollout": [("rollout:n=20", 2, 11), ("rollout:n=20,endgame=3", 2, 11),
                 ("rollout:n=6,base=random", 1, 13), ("rollout:n=6,objective=gold", 1, 13),
                 ("rollout:n=3,base=expectimax,bk=2", 1, 13),
-                ("rollout:n=3,base=learned,bk=2,objective=gold", 1, 13)],
+                ("rollout:n=3,base=learned,bk=2,objective=gold", 1, 13),
+                ("rollout:n=8,top=3", 1, 13)],
     "learned": [("learned", 2, 11), ("learned:depth=2,sample=4,objective=gold", 1, 13)],
     "best": [("best", 2, 11)],  # the level's setting at the default budget
 }
