@@ -160,12 +160,15 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
 def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
     """Put the prior's ``top`` best of the ``n_act`` actions first in ``X.order``, best first,
     by the values its kernel leaves in its own ``X.prior.X.values`` (their mean; ties: the
-    lower number), judged on a copy of ``S`` (the prior draws from the copy's stream, so the
-    rollouts' seeds are those of a search without ``top``). Returns ``top``.
+    lower number), judged on a copy of ``S`` and of its random stream (the prior draws from
+    the copy's, so the rollouts' seeds are those of a search without ``top``, and nothing of
+    an earlier decision reaches the ranking). Returns ``top``.
 
     A template: ``_PRIOR_ACTION`` is the prior player's kernel (:func:`_rollout_for`)."""
     T = X.T
     _copy_state(S, T)
+    T.rng[0] = S.rng[0]  # the copy's stream is S's (not whatever the last rollout left in T)
+    T.rng[1] = S.rng[1]
     c = X.cand[1]
     for j in range(n_cand):
         c[j] = cand[j]

@@ -124,6 +124,7 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     if 0 < top < n_act:  # the prior's ranking of the actions, judged on a copy of S
         T = new_state(get_level(level).cells)
         _copy_state(S, T)
+        T.rng[:] = S.rng  # its random stream too
         prior = parse_player(PRIOR)  # the learned player one move deep, a scratch of its own
         Xp = new_scratch(get_level(level), prior)
         prior.action(p, geometry(get_level(level).size), T, Xp, cand.copy(), n_cand,
@@ -221,11 +222,14 @@ def test_rollout_leaves_the_position_alone():
 # games: legal on every level, the same whatever the jobs
 
 
-@pytest.mark.parametrize("level, base, games", [
-    (3, "expectimax", 4), (3, "learned", 4), (18, "expectimax", 2),
-], ids=["level-3-expectimax", "level-3-learned", "level-18-expectimax"])
-def test_same_games_whatever_the_jobs(level, base, games):
-    lv, player = get_level(level), parse_player(CHEAP[base])
+@pytest.mark.parametrize("level, spec, games", [
+    (3, CHEAP["expectimax"], 4), (3, CHEAP["learned"], 4), (18, CHEAP["expectimax"], 2),
+    (18, "rollout:n=12,top=3", 4),
+], ids=["level-3-expectimax", "level-3-learned", "level-18-expectimax", "level-18-top"])
+def test_same_games_whatever_the_jobs(level, spec, games):
+    """Whatever the jobs and the chunks: a rollout's arrays (its state for rollouts, the
+    prior's) carry nothing from one game or decision to the next that its moves depend on."""
+    lv, player = get_level(level), parse_player(spec)
     one = run(lv, player, games, seed=21, jobs=1, chunk=games)
     two = run(lv, player, games, seed=21, jobs=2, chunk=1)
     assert one.all_scores.tolist() == two.all_scores.tolist()
