@@ -42,7 +42,7 @@ from ..jit import kernel, specialize
 from ..learned.value import MAX_SCALE
 from ..game.rng import _mix, _next, _shuffle
 from ..evaluation.sampled import MAX_K, _objective
-from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, N_IDS, _copy_state
+from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, N_IDS, _copy_into, _copy_state
 from ..game.tally import _result
 from . import expectimax, greedy, learned, random
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
@@ -167,11 +167,9 @@ def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
     A template: ``_PRIOR_ACTION`` is the prior player's kernel (:func:`_rollout_for`)."""
     T = X.T
     _copy_state(S, T)
-    T.rng[0] = S.rng[0]  # the copy's stream is S's (not whatever the last rollout left in T)
-    T.rng[1] = S.rng[1]
-    c = X.cand[1]
-    for j in range(n_cand):
-        c[j] = cand[j]
+    _copy_into(T.rng, S.rng)  # S's stream, not whatever the last rollout left in T's
+    c = X.cand[1]  # a copy: the prior changes its own lists
+    _copy_into(c, cand)
     _PRIOR_ACTION(p, geo, T, X.prior.X, c, n_cand, may_discard, X.prior.params)  # noqa: F821
     judged = X.prior.X.values
     alive = X.order
@@ -229,9 +227,8 @@ def _ranker():
     """:func:`_top_actions` bound to the prior's kernel (compiled once; the lock is held)."""
     ranker = _KERNELS.get("top")
     if ranker is None:
-        prior = prior_player(None)
         ranker = _KERNELS["top"] = specialize(_top_actions, "_top_actions",
-                                              _PRIOR_ACTION=prior.action)
+                                              _PRIOR_ACTION=_prior().action)
     return ranker
 
 
@@ -257,12 +254,16 @@ def base_player(params):
     return parse_spec(kind, ",".join(extra))
 
 
-def prior_player(params):
-    """The player that ranks the actions of a rollout with ``top`` (``params``; None: any),
-    one move deep by the level's learned model (:data:`PRIOR`); None without ``top``."""
-    if params is not None and params[R_TOP] <= 0:
-        return None
+def _prior():
+    """The player that ranks a rollout's actions for ``top``: :data:`PRIOR`, parsed."""
     return parse_spec(learned.PLAYER, PRIOR.partition(":")[2])
+
+
+def prior_player(params):
+    """The player that ranks the actions of a rollout with ``top`` (its parameters
+    ``params``), one move deep by the level's learned model (:data:`PRIOR`); None without
+    ``top``."""
+    return _prior() if params[R_TOP] > 0 else None
 
 
 def _by_base(params):

@@ -152,21 +152,23 @@ def max_actions(level) -> int:
     return max(level.hand, 1) * level.cells + 1
 
 
+def _called(level, player) -> Base | np.ndarray:
+    """The :class:`Base` of a player another one calls (its own scratch and parameters), or
+    an empty array for none."""
+    if player is None:
+        return np.zeros(0, np.float64)
+    return Base(new_scratch(level, player), player.params)
+
+
 def new_scratch(level, player=None, weights=None) -> Scratch:
     """Allocate a :class:`Scratch` for games of ``level`` (a :class:`~numberup.game.levels.Level`)
     by ``player`` (its learned model, if it asks for one: :func:`numberup.learned.modelfile.model_for`;
     its base player's and its prior's own scratches, if it has them). ``weights``: the learned
-    weights it carries
-    instead (training's, a test's), as a read-only view
+    weights it carries instead (training's, a test's), as a read-only view
     (:func:`~numberup.learned.modelfile.read_only`: kernels are compiled for those only)."""
-    base = np.zeros(0, np.float64)
-    if player is not None and player.kind.base is not None:
-        bp = player.kind.base(player.params)
-        base = Base(new_scratch(level, bp), bp.params)
-    prior = np.zeros(0, np.float64)
-    pp = player.kind.prior(player.params) if player is not None and player.kind.prior else None
-    if pp is not None:
-        prior = Base(new_scratch(level, pp), pp.params)
+    kind = player.kind if player is not None else None
+    base = _called(level, kind.base(player.params) if kind and kind.base else None)
+    prior = _called(level, kind.prior(player.params) if kind and kind.prior else None)
     actions = max_actions(level)
     return Scratch(
         np.zeros((MAX_DEPTH, level.cells), np.int64),
