@@ -1,7 +1,7 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
 ``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
-bsample=M,top=T``: every action is judged by playing the game out with the base player on random
+bsample=M,top=T,bexact=X``: every action is judged by playing the game out with the base player on random
 orders of the unseen cards; a budget of about ``N`` rollouts per decision is spread by
 successive halving (the worse half of the actions is dropped each round, so clearly bad moves
 stop early).
@@ -12,7 +12,8 @@ base is a name in :data:`BASES`, not new code. The base decides with a scratch a
 of its own (``X.base``, :class:`numberup.players.scratch.Base`), never the rollout's arrays. A base that
 judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
 ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
-cheap. ``base=learned`` is the registry's ``learned`` player
+cheap (``bexact=2``: a learned base judges the lines of the neighbouring-street rule by its
+chain, not by ``bk`` completions). ``base=learned`` is the registry's ``learned`` player
 (:mod:`numberup.players.learned`), one move deep (``depth=1``) unless ``bdepth=2`` lets it look
 at the next card (several times the cost of every rollout); ``bwidth`` and ``bsample`` are then
 its ``width`` and ``sample`` (how many of its best actions it judges again, over how many of the
@@ -49,7 +50,7 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 (R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH, R_BWIDTH,
- R_BSAMPLE, R_TOP) = range(11)
+ R_BSAMPLE, R_TOP, R_BEXACT) = range(12)
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
@@ -235,7 +236,8 @@ def _ranker():
 def base_player(params):
     """The base player of the rollout parameters ``params`` (a parsed spec of a player in
     :data:`BASES`):
-    ``bk`` is its ``k``, ``bobjective`` its objective, ``bscale`` its scale, ``bdepth`` its
+    ``bk`` is its ``k``, ``bobjective`` its objective, ``bscale`` its scale, ``bexact`` its
+    exact, ``bdepth`` its
     depth and, at depth 2, ``bwidth`` and ``bsample`` its width and sample, when it takes them;
     a learned base looks no further than its move (``depth=1``) unless ``bdepth`` is 2."""
     kind = _BASE_TYPES[BASES[int(params[R_BASE])]]
@@ -245,6 +247,8 @@ def base_player(params):
         extra.append(f"objective={OBJECTIVES[int(params[R_BOBJECTIVE])]}")
     if "scale" in takes and params[R_BSCALE] >= 0:
         extra.append(f"scale={params[R_BSCALE]:g}")
+    if "exact" in takes and int(params[R_BEXACT]) != takes["exact"].default:
+        extra.append(f"exact={int(params[R_BEXACT])}")
     depth = int(params[R_BDEPTH])
     if "depth" in takes and (depth != 1 or takes["depth"].default != 1):  # a base decides at
         extra.append(f"depth={depth}")  # every card of every rollout: one move deep by default
@@ -309,6 +313,10 @@ PLAYER = PlayerType(
         "top": Param(0, f"roll out only this many actions: the best by the learned player "
                         f"one move deep ({PRIOR}, the level's model) at the decision; 0: "
                         f"every action", minimum=0, maximum=MAX_TOP),
+        "bexact": Param(1, "a learned base's exact: 1, its own; 2, on the neighbouring-street "
+                           "rule (levels 18-20) the lines it would sample judged by a chain "
+                           "over their cells (no noise; bk unused there); 0, bk independent "
+                           "completions", minimum=0, maximum=2),
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
     prior=prior_player,

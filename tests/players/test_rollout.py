@@ -170,10 +170,12 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (16, "rollout:n=12,base=learned,bk=2,objective=gold,top=3", 10),
     (19, "rollout:n=12,top=5", 14),
     (18, "rollout:n=12,base=learned,bk=2,top=1", 6),
+    (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3", 12),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
         "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
         "level-10-learned-depth-2", "level-12-learned-depth-2-sampled",
-        "level-16-learned-top-3", "level-19-greedy-top-5", "level-18-learned-top-1"])
+        "level-16-learned-top-3", "level-19-greedy-top-5", "level-18-learned-top-1",
+        "level-20-learned-chain-top-3"])
 def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
@@ -277,6 +279,11 @@ def test_base_player_from_the_registry():
     assert base_player(parse_player("rollout:base=learned,bsample=4").params).param("sample") == 0
     assert base_player(parse_player("rollout:base=expectimax,bdepth=2,bsample=5").params
                        ).param("sample") == 5
+    # a learned base's exact is bexact (1: its own); a base without one ignores it
+    assert base_player(parse_player("rollout:base=learned,bexact=2").params).param("exact") == 2
+    assert base_player(parse_player("rollout:base=learned").params).param("exact") == 1
+    assert base_player(parse_player("rollout:base=expectimax,bexact=2").params).spec == \
+        f"expectimax:k={DEFAULT_BK}"
     # the default spec and its loop are as before the bases
     assert parse_player("rollout:n=200").spec == "rollout:n=200"
 
