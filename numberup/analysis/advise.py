@@ -68,7 +68,8 @@ def advise(level: int | Level, grid_text: str, hand_text: str, discarded: str = 
            seed: int = 1, notify=None) -> list[dict]:
     """Every legal action, best first: ``{"card", "cell" ([row, col] or None for a discard),
     "mean", "p_bronze", "p_silver", "p_gold"}`` as the searcher itself values them (a
-    rollout's: its base player's results; expectimax's: its evaluation). :func:`advice` gives
+    rollout's: its base player's results; expectimax's: its evaluation; None for an action a
+    rollout with ``top`` did not roll out, listed after the others). :func:`advice` gives
     the estimates of a named player instead.
 
     ``notify``: a stream (e.g. ``sys.stderr``) told once when the kernels need compiling."""
@@ -137,16 +138,21 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
         actions.append((len(hand_now) * n_cand, 0, -1))
     objective = (OBJECTIVES.index(player.param("objective"))
                  if "objective" in player.kind.params else 0)
+    # a player whose prior picks the actions it searches (a rollout's top) leaves the others
+    # unjudged: a count of 0 in column 4, values that are not estimates (ranked after the rest)
+    partial = player.kind.prior is not None and player.kind.prior(player.params) is not None
     rows = []
     for a, s, c in actions:
         v = values[a] if player.kind.advises else np.zeros(5)
+        judged = not partial or v[4] > 0
         chosen = bool(s == slot and c == cell)
+        est = [float(x) if judged else None for x in v[:4]]
         rows.append({
             "card": format_card(hand_now[s]),
             "cell": None if c < 0 else [c // lv.size, c % lv.size],
-            "mean": float(v[0]), "p_bronze": float(v[1]), "p_silver": float(v[2]),
-            "p_gold": float(v[3]), "_slot": s, "_cell": c, "_chosen": chosen,
-            "_key": (int(chosen), float(v[objective]), float(v[0])),
+            "mean": est[0], "p_bronze": est[1], "p_silver": est[2],
+            "p_gold": est[3], "_slot": s, "_cell": c, "_chosen": chosen,
+            "_key": (int(chosen), int(judged), float(v[objective]), float(v[0])),
         })
     rows.sort(key=lambda r: r["_key"], reverse=True)
     return rows, loaded, lv

@@ -233,3 +233,16 @@ def test_objective_gold():
         state, gone = random_position(level, empty, random.Random(3), greedy=True)
         rows = _advise(state, gone, "expectimax:objective=gold")
         assert rows[0][key] >= max(r[key] for r in rows) - 1e-12, (level, empty)
+
+
+def test_advise_lists_what_top_left_out_as_unjudged():
+    """A rollout with ``top=2`` rolls out 2 actions: advise gives those their estimates, first,
+    and the others none (not zeros, which on level 20, scored by the lowest line, would rank
+    above a negative mean)."""
+    state, gone = random_position(20, 20, random.Random(20), 0)
+    rows = _advise(state, gone, player="rollout:n=12,top=2", seed=3)
+    judged = [r["mean"] is not None for r in rows]
+    assert len(rows) > 2 and judged == [True, True] + [False] * (len(rows) - 2)
+    assert all(r["p_gold"] is None for r in rows[2:])
+    # the same search without top judges every action
+    assert all(r["mean"] is not None for r in _advise(state, gone, player="rollout:n=12", seed=3))
