@@ -218,7 +218,9 @@ def _card_by_card(p, geo, S, X, cand, n_cand, may_discard, objective, width, k, 
 @kernel(inline="always")
 def _select(X, n_act, width, objective):
     """``X.order[:m]`` := the ``m = min(width, n_act)`` actions of the best one-move values
-    (``X.values``), best first (ties: the lower action); returns ``m``."""
+    (``X.values``), best first; returns ``m``. Ties go to the one met first as the selection
+    swaps (not always the lower action: a swap can move it back; the games of every level's
+    model were measured with this order, so it stays)."""
     order = X.order
     for a in range(n_act):
         order[a] = a
