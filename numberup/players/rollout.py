@@ -1,19 +1,20 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
 ``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
-bsample=M,top=T,bexact=X``: every action is judged by playing the game out with the base player on random
-orders of the unseen cards; a budget of about ``N`` rollouts per decision is spread by
-successive halving (the worse half of the actions is dropped each round, so clearly bad moves
-stop early).
+bsample=M,top=T,bexact=X``: every action is judged by playing the game out with the base
+player on random orders of the unseen cards; a budget of about ``N`` rollouts per decision is
+spread by successive halving (the worse half of the actions is dropped each round, so clearly
+bad moves stop early).
 
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
 base is a name in :data:`BASES`, not new code. The base decides with a scratch and parameters
-of its own (``X.base``, :class:`numberup.players.scratch.Base`), never the rollout's arrays. A base that
-judges lines by random completions (expectimax, learned) takes ``bk`` of them per line (its
-``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its correction); it decides at every card of every rollout, so it must be
-cheap (``bexact=2``: a learned base judges the lines of the neighbouring-street rule by its
-chain, not by ``bk`` completions). ``base=learned`` is the registry's ``learned`` player
+of its own (``X.base``, :class:`numberup.players.scratch.Base`), never the rollout's arrays.
+A base that judges lines by random completions (expectimax, learned) takes ``bk`` of them per
+line (its ``k``) and plays for ``bobjective`` (a learned base with ``bscale`` of its
+correction); it decides at every card of every rollout, so it must be cheap (``bexact=2``: a
+learned base judges the lines of the neighbouring-street rule by its chain, not by ``bk``
+completions). ``base=learned`` is the registry's ``learned`` player
 (:mod:`numberup.players.learned`), one move deep (``depth=1``) unless ``bdepth=2`` lets it look
 at the next card (several times the cost of every rollout); ``bwidth`` and ``bsample`` are then
 its ``width`` and ``sample`` (how many of its best actions it judges again, over how many of the
