@@ -86,7 +86,8 @@ def _rollout(p, geo, T, B, deck, cand, seed):
 
 def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     """Successive halving over the actions with rollouts; ``X.values[a]`` := (mean, P(bronze),
-    P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count.
+    P(silver), P(gold)) of action ``a`` from all its rollouts, ``X.values[a, 4]`` their count
+    (0: not rolled out; 1 for every action where the exact endgame decides).
 
     A template: ``_PLAY_OUT`` is :func:`_rollout` bound to the base, ``_ENDGAME`` the exact
     endgame's hook or its stand-in, ``_TOP`` the prior's ranking (:func:`_top_actions`) or
@@ -94,13 +95,15 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     objective = _objective(p, S, np.int64(prm[R_OBJECTIVE]))
     slot, cell = _ENDGAME(p, geo, S, X, cand, n_cand, may_discard,  # noqa: F821  exact near the end
                           np.int64(prm[R_ENDGAME]), objective)
-    if slot >= 0:
-        return slot, cell
     values = X.values
-    T = X.T
-    budget = np.int64(prm[R_N])
     n_hand = S.ints[I_HAND]
     n_act = n_hand * n_cand + (1 if may_discard else 0)
+    if slot >= 0:  # every action judged exactly (the endgame's own column 4 is not a count)
+        for a in range(n_act):
+            values[a, 4] = 1.0
+        return slot, cell
+    T = X.T
+    budget = np.int64(prm[R_N])
     alive = X.order
     for a in range(n_act):
         alive[a] = a

@@ -64,13 +64,15 @@ def test_endgame_is_exact(level):
                 f"{objective}: the endgame's choice {top} is not best at {where}")
 
 
-@pytest.mark.parametrize("level", [3, 8, 13, 19])
-def test_rollout_endgame_is_exact(level):
-    """The same kernel behind rollout's hook: exact values where rollouts would estimate."""
+@pytest.mark.parametrize("level,top", [(3, 0), (8, 0), (13, 0), (19, 0), (20, 2)])
+def test_rollout_endgame_is_exact(level, top):
+    """The same kernel behind rollout's hook: exact values where rollouts would estimate. With
+    ``top`` too (rollouts of the prior's best actions only): the endgame judges every action,
+    so advice lists none of them as unjudged."""
     rng = random.Random(4100 + level)
     state, gone = random_position(level, 2, rng, 0, DISCARDS.get(level, 0) and 1, greedy=True)
     ref = action_values(state, "gold")
-    rows = _advise(state, gone, "rollout:n=50,endgame=2,objective=gold", seed=3)
+    rows = _advise(state, gone, f"rollout:n=50,endgame=2,objective=gold,top={top}", seed=3)
     assert {action_of(r): r["p_gold"] for r in rows} == pytest.approx(ref, abs=TOL)
     assert ref[action_of(rows[0])] >= max(ref.values()) - TOL
 
