@@ -139,12 +139,15 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
     objective = (OBJECTIVES.index(player.param("objective"))
                  if "objective" in player.kind.params else 0)
     # a player whose prior picks the actions it searches (a rollout's top) leaves the others
-    # unjudged: a count of 0 in column 4, values that are not estimates (ranked after the rest)
+    # unjudged: a count of 0 in column 4, values that are not estimates (ranked after the rest,
+    # in the prior's order: its values at the decision stay in its own scratch)
     partial = player.kind.prior is not None and player.kind.prior(player.params) is not None
+    ranked = X.prior.X.values if partial else None
     rows = []
     for a, s, c in actions:
         v = values[a] if player.kind.advises else np.zeros(5)
         judged = not partial or v[4] > 0
+        rank = (float(v[objective]), float(v[0])) if judged else (float(ranked[a, 0]), 0.0)
         chosen = bool(s == slot and c == cell)
         est = [float(x) if judged else None for x in v[:4]]
         rows.append({
@@ -152,7 +155,7 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
             "cell": None if c < 0 else [c // lv.size, c % lv.size],
             "mean": est[0], "p_bronze": est[1], "p_silver": est[2],
             "p_gold": est[3], "_slot": s, "_cell": c, "_chosen": chosen,
-            "_key": (int(chosen), int(judged), float(v[objective]), float(v[0])),
+            "_key": (int(chosen), int(judged), *rank),
         })
     rows.sort(key=lambda r: r["_key"], reverse=True)
     return rows, loaded, lv

@@ -238,11 +238,18 @@ def test_objective_gold():
 def test_advise_lists_what_top_left_out_as_unjudged():
     """A rollout with ``top=2`` rolls out 2 actions: advise gives those their estimates, first,
     and the others none (not zeros, which on level 20, scored by the lowest line, would rank
-    above a negative mean)."""
+    above a negative mean), listed in the prior's order (the next candidates for
+    continuations)."""
     state, gone = random_position(20, 20, random.Random(20), 0)
     rows = _advise(state, gone, player="rollout:n=12,top=2", seed=3)
     judged = [r["mean"] is not None for r in rows]
     assert len(rows) > 2 and judged == [True, True] + [False] * (len(rows) - 2)
     assert all(r["p_gold"] is None for r in rows[2:])
+    # the unjudged ones in the order of the prior (the learned player one move deep, whose
+    # ranking picked the two), as its own advice ranks them on the same stream
+    prior = [action_of(r) for r in _advise(state, gone, player="learned:depth=1", seed=3)]
+    left = {action_of(r) for r in rows[2:]}
+    assert [action_of(r) for r in rows[2:]] == [a for a in prior if a in left]
+    assert {action_of(r) for r in rows[:2]} == set(prior[:2])
     # the same search without top judges every action
     assert all(r["mean"] is not None for r in _advise(state, gone, player="rollout:n=12", seed=3))
