@@ -1,10 +1,10 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
 ``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
-bsample=M,top=T,bexact=X``: every action is judged by playing the game out with the base
-player on random orders of the unseen cards; a budget of about ``N`` rollouts per decision is
-spread by successive halving (the worse half of the actions is dropped each round, so clearly
-bad moves stop early).
+bsample=M,top=T,bexact=X,pobjective=O,late=C``: every action is judged by playing the game
+out with the base player on random orders of the unseen cards; a budget of about ``N``
+rollouts per decision is spread by successive halving (the worse half of the actions is
+dropped each round, so clearly bad moves stop early).
 
 The base is a player of the registry (:data:`BASES`), and its own kernel plays the rollouts:
 the rollout kernel is a template compiled once per base kernel (:func:`_by_base`), so a new
@@ -23,8 +23,13 @@ next cards), which bring that cost down.
 ``top=K``: only ``K`` actions are rolled out, the best by the learned player one move deep
 (:data:`PRIOR`, with a scratch of its own: ``X.prior``) at the decision; the budget is then
 spread over those alone, so with many actions (a hand of five) each gets many more rollouts
-(``top=1`` plays the prior's choice without a rollout). The rollout kernel is then compiled
-with the prior's ranking (without it when ``top=0``).
+(``top=1`` plays the prior's choice without a rollout). The prior ranks by ``pobjective``
+(its objective: the mean by default; ``gold`` where the mean misleads, as on level 20). The
+rollout kernel is then compiled with the prior's ranking (without it when ``top=0``).
+
+``late=C``: roll out only when at most ``C`` cells are empty; before that, play the prior's
+choice (as ``top=1``). A rollout from late in the game plays few cards, so the budget buys
+many more rollouts where the last lines are decided, at a fraction of a game's cost.
 
 ``endgame=E``: when at most ``E`` cells are empty, the decision is exact instead
 (:mod:`numberup.evaluation.endgame`), and so are the values it leaves for advice; the rollout kernel is
@@ -44,14 +49,15 @@ from ..jit import kernel, specialize
 from ..learned.value import MAX_SCALE
 from ..game.rng import _mix, _next, _shuffle
 from ..evaluation.sampled import MAX_K, _objective
-from ..game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, N_IDS, _copy_into, _copy_state
+from ..game.state import (I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, N_IDS, _copy_into,
+                          _copy_state)
 from ..game.tally import _result
 from . import expectimax, greedy, learned, random
 from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 (R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH, R_BWIDTH,
- R_BSAMPLE, R_TOP, R_BEXACT) = range(12)
+ R_BSAMPLE, R_TOP, R_BEXACT, R_POBJECTIVE, R_LATE) = range(14)
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
@@ -110,8 +116,12 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
         values[a, :5] = 0.0
     n_alive = n_act
     top = np.int64(prm[R_TOP])
+    late = np.int64(prm[R_LATE])
+    if late > 0 and p[L.P_SIZE] * p[L.P_SIZE] - S.ints[I_FILLED] > late:
+        top = 1  # early in the game: the prior's choice, no rollout
     if 0 < top < n_act:  # only the prior's best actions are rolled out
-        n_alive = _TOP(p, geo, S, X, cand, n_cand, may_discard, n_act, top)  # noqa: F821
+        n_alive = _TOP(p, geo, S, X, cand, n_cand, may_discard, n_act, top,  # noqa: F821
+                       _objective(p, S, np.int64(prm[R_POBJECTIVE])))
     rounds = 1
     while (1 << rounds) < n_alive:
         rounds += 1
@@ -162,12 +172,13 @@ def _rollout_action(p, geo, S, X, cand, n_cand, may_discard, prm):
     return best // n_cand, cand[best % n_cand]
 
 
-def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
+def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top, objective):
     """Put the prior's ``top`` best of the ``n_act`` actions first in ``X.order``, best first,
-    by the values its kernel leaves in its own ``X.prior.X.values`` (their mean; ties: the
-    lower number), judged on a copy of ``S`` and of its random stream (the prior draws from
-    the copy's, so the rollouts' seeds are those of a search without ``top``, and nothing of
-    an earlier decision reaches the ranking). Returns ``top``.
+    by the values its kernel leaves in its own ``X.prior.X.values`` (by ``objective``, the
+    prior's, as :func:`_rollout_key` ranks; ties: the lower number), judged on a copy of
+    ``S`` and of its random stream (the prior draws from the copy's, so the rollouts' seeds
+    are those of a search without ``top``, and nothing of an earlier decision reaches the
+    ranking). Returns ``top``.
 
     A template: ``_PRIOR_ACTION`` is the prior player's kernel (:func:`_rollout_for`)."""
     T = X.T
@@ -181,7 +192,8 @@ def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
     for q in range(top):  # partial selection sort: the top best, in order
         b = q
         for r in range(q + 1, n_act):
-            vr, vb = judged[alive[r], 0], judged[alive[b], 0]
+            vr = _prior_key(judged, alive[r], objective)
+            vb = _prior_key(judged, alive[b], objective)
             if vr > vb or (vr == vb and alive[r] < alive[b]):
                 b = r
         alive[q], alive[b] = alive[b], alive[q]
@@ -189,7 +201,16 @@ def _top_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
 
 
 @kernel(inline="always")
-def _all_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top):
+def _prior_key(judged, a, objective):
+    """Sort key of action ``a`` by the prior's values: its objective's, then the mean as a
+    small tie-break (the mean alone for the mean)."""
+    if objective == 0:
+        return judged[a, 0]
+    return judged[a, objective] + 1e-9 * judged[a, 0]
+
+
+@kernel(inline="always")
+def _all_actions(p, geo, S, X, cand, n_cand, may_discard, n_act, top, objective):
     """The stand-in of :func:`_top_actions` for rollouts without ``top``: every action."""
     return n_act
 
@@ -262,16 +283,23 @@ def base_player(params):
     return parse_spec(kind, ",".join(extra))
 
 
-def _prior():
-    """The player that ranks a rollout's actions for ``top``: :data:`PRIOR`, parsed."""
-    return parse_spec(learned.PLAYER, PRIOR.partition(":")[2])
+def _prior(objective: str = "mean"):
+    """The player that ranks a rollout's actions for ``top``: :data:`PRIOR`, parsed, playing
+    for ``objective``."""
+    spec = PRIOR.partition(":")[2] + ("" if objective == "mean" else f",objective={objective}")
+    return parse_spec(learned.PLAYER, spec)
+
+
+def _ranks(params) -> bool:
+    """Do the parameters have a prior rank the actions (``top``, or ``late``'s early moves)?"""
+    return params[R_TOP] > 0 or params[R_LATE] > 0
 
 
 def prior_player(params):
-    """The player that ranks the actions of a rollout with ``top`` (its parameters
-    ``params``), one move deep by the level's learned model (:data:`PRIOR`); None without
-    ``top``."""
-    return _prior() if params[R_TOP] > 0 else None
+    """The player that ranks the actions of a rollout with ``top`` or ``late`` (its
+    parameters ``params``), one move deep by the level's learned model (:data:`PRIOR`),
+    playing for ``pobjective``; None without either."""
+    return _prior(OBJECTIVES[int(params[R_POBJECTIVE])]) if _ranks(params) else None
 
 
 def _by_base(params):
@@ -279,7 +307,7 @@ def _by_base(params):
     the exact endgame or without, with the prior's ranking or without."""
     base = base_player(params)
     endgame = params[R_ENDGAME] > 0
-    top = params[R_TOP] > 0
+    top = _ranks(params)
     name = base.loop_name + ("_endgame" if endgame else "") + ("_top" if top else "")
     return name, _rollout_for(base.loop_name, base.action, endgame, top)
 
@@ -321,6 +349,11 @@ PLAYER = PlayerType(
                            "rule (levels 18-20) the lines it would sample judged by a chain "
                            "over their cells (no noise; bk unused there); 0, bk independent "
                            "completions", minimum=0, maximum=2),
+        "pobjective": Param("mean", "what the prior (top, late) ranks the actions by",
+                            choices=OBJECTIVES),
+        "late": Param(0, "roll out only when at most this many cells are empty; before, play "
+                         "the prior's choice (as top=1); 0: at every decision", minimum=0,
+                      maximum=36),  # the 6x6 grid's cells
     },
     looks_ahead=True, tracks=True, advises=True, variant=_by_base, base=base_player,
     prior=prior_player,

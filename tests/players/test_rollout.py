@@ -28,7 +28,7 @@ from numberup.players.scratch import new_scratch
 from numberup.evaluation.sampled import _objective
 from numberup.runs.loop import play_batch
 from numberup.runs.simulate import run
-from numberup.game.state import I_DECK, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state
+from numberup.game.state import I_DECK, I_FILLED, I_HAND, I_NEXT, I_UNSEEN, _copy_state, new_state
 from numberup.game.tally import _result
 
 LEVELS = range(1, 21)
@@ -121,16 +121,25 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
 
     alive = list(range(n_act))
     top = int(player.param("top"))
+    late = int(player.param("late"))
+    if late and get_level(level).cells - int(S.ints[I_FILLED]) > late:
+        top = 1  # early: the prior's choice
     if 0 < top < n_act:  # the prior's ranking of the actions, judged on a copy of S
         T = new_state(get_level(level).cells)
         _copy_state(S, T)
         T.rng[:] = S.rng  # its random stream too
-        prior = parse_player(PRIOR)  # the learned player one move deep, a scratch of its own
-        Xp = new_scratch(get_level(level), prior)
+        pobjective = player.param("pobjective")  # the learned player one move deep playing
+        prior = parse_player(PRIOR + ("" if pobjective == "mean" else f",objective={pobjective}"))
+        Xp = new_scratch(get_level(level), prior)  # for it, with a scratch of its own
         prior.action(p, geometry(get_level(level).size), T, Xp, cand.copy(), n_cand,
                      may_discard, prior.params)
-        judged = Xp.values[:n_act, 0].copy()
-        alive = sorted(alive, key=lambda a: (-judged[a], a))[:top]
+        ranks = int(_objective(p, S, ["mean", "bronze", "silver", "gold"].index(pobjective)))
+        judged = Xp.values[:n_act].copy()
+
+        def by_prior(a):  # its objective's value, the mean as a small tie-break
+            v = judged[a, 0] if ranks == 0 else judged[a, ranks] + 1e-9 * judged[a, 0]
+            return (-v, a)
+        alive = sorted(alive, key=by_prior)[:top]
     rounds = max(1, (len(alive) - 1).bit_length())
     done = 0
     for _ in range(rounds):
@@ -171,11 +180,14 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (19, "rollout:n=12,top=5", 14),
     (18, "rollout:n=12,base=learned,bk=2,top=1", 6),
     (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3", 12),
+    (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3,pobjective=gold,late=22", 12),
+    (16, "rollout:n=12,base=learned,bk=2,objective=gold,pobjective=gold,late=6", 16),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
         "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
         "level-10-learned-depth-2", "level-12-learned-depth-2-sampled",
         "level-16-learned-top-3", "level-19-greedy-top-5", "level-18-learned-top-1",
-        "level-20-learned-chain-top-3"])
+        "level-20-learned-chain-top-3", "level-20-learned-chain-top-3-late-22",
+        "level-16-learned-late-6"])
 def test_rollout_decision_matches_python(level, spec, moves):
     """Random positions (a random number of random moves in): the kernel's action and every
     action's estimates equal the plain-Python decision's."""
@@ -199,8 +211,12 @@ def test_rollout_decision_matches_python(level, spec, moves):
         n_act = len(ref_values)
         assert (int(slot), int(cell)) == ref_move
         np.testing.assert_allclose(X.values[:n_act], ref_values, rtol=1e-12, atol=1e-12)
-        # the actions rolled out: all, or the prior's top best (top=1: none, the prior's choice)
+        # the actions rolled out: all, or the prior's top best (top=1: none, the prior's choice;
+        # so too before the last ``late`` cells)
         top = int(player.param("top"))
+        late = int(player.param("late"))
+        if late and lv.cells - int(S0.ints[I_FILLED]) > late:
+            top = 1
         rolled = n_act if not 0 < top < n_act else (top if top > 1 else 0)
         assert (ref_values[:, 4] >= 1).sum() == rolled
     assert checked == 2
@@ -315,6 +331,12 @@ def test_top_ranks_with_the_learned_model_in_a_scratch_of_its_own():
     # its own kernel variant, named so; the default spec keeps its loop
     assert parse_player("rollout:top=4").loop_name == "rollout_greedy_top"
     assert parse_player("rollout:n=200").loop_name == "rollout_greedy"
+    # it plays for pobjective; late brings it too (it plays the moves before the last cells)
+    assert prior_player(parse_player("rollout:top=4,pobjective=gold").params).spec == \
+        parse_player(PRIOR + ",objective=gold").spec
+    late = parse_player("rollout:late=12")
+    assert prior_player(late.params).spec == PRIOR and late.loop_name == "rollout_greedy_top"
+    assert prior_player(parse_player("rollout:pobjective=gold").params) is None
 
 
 def test_base_scratch_is_its_own():
