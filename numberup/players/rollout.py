@@ -1,7 +1,7 @@
 """The rollout player: Monte Carlo rollouts of every action by a base player.
 
 ``rollout:n=N,base=B,objective=O,bk=K,bobjective=O,bscale=S,endgame=E,bdepth=D,bwidth=W,
-bsample=M,top=T,bexact=X,pobjective=O,late=C``: every action is judged by playing the game
+bsample=M,top=T,bexact=X,pobjective=O,pexact=X,late=C``: every action is judged by playing the game
 out with the base player on random orders of the unseen cards; a budget of about ``N``
 rollouts per decision is spread by successive halving (the worse half of the actions is
 dropped each round, so clearly bad moves stop early).
@@ -24,8 +24,9 @@ next cards), which bring that cost down.
 (:data:`PRIOR`, with a scratch of its own: ``X.prior``) at the decision; the budget is then
 spread over those alone, so with many actions (a hand of five) each gets many more rollouts
 (``top=1`` plays the prior's choice without a rollout). The prior ranks by ``pobjective``
-(its objective: the mean by default; ``gold`` where the mean misleads, as on level 20). The
-rollout kernel is then compiled with the prior's ranking (without it when ``top=0``).
+(its objective: the mean by default; ``gold`` where the mean misleads, as on level 20) and
+judges lines with its ``exact=pexact`` (2: the street chain). The rollout kernel is then
+compiled with the prior's ranking (without it when ``top=0``).
 
 ``late=C``: roll out only when at most ``C`` cells are empty; before that, play the prior's
 choice (as ``top=1``). A rollout from late in the game plays few cards, so the budget buys
@@ -57,7 +58,7 @@ from .base import OBJECTIVE_HELP, OBJECTIVES, Param, PlayerType, parse_spec
 
 # the parameters' places in the kernel's array (their order in PLAYER.params)
 (R_N, R_BASE, R_OBJECTIVE, R_BK, R_BOBJECTIVE, R_ENDGAME, R_BSCALE, R_BDEPTH, R_BWIDTH,
- R_BSAMPLE, R_TOP, R_BEXACT, R_POBJECTIVE, R_LATE) = range(14)
+ R_BSAMPLE, R_TOP, R_BEXACT, R_POBJECTIVE, R_PEXACT, R_LATE) = range(15)
 # the base players a rollout can call, by name (each module's declaration)
 _BASE_TYPES = {m.PLAYER.name: m.PLAYER for m in (random, greedy, expectimax, learned)}
 BASES = tuple(_BASE_TYPES)
@@ -283,11 +284,11 @@ def base_player(params):
     return parse_spec(kind, ",".join(extra))
 
 
-def _prior(objective: str = "mean"):
+def _prior(objective: str = "mean", exact: int = 1):
     """The player that ranks a rollout's actions for ``top``: :data:`PRIOR`, parsed, playing
-    for ``objective``."""
+    for ``objective`` with its ``exact``."""
     spec = PRIOR.partition(":")[2] + ("" if objective == "mean" else f",objective={objective}")
-    return parse_spec(learned.PLAYER, spec)
+    return parse_spec(learned.PLAYER, spec + ("" if exact == 1 else f",exact={exact}"))
 
 
 def _ranks(params) -> bool:
@@ -298,8 +299,10 @@ def _ranks(params) -> bool:
 def prior_player(params):
     """The player that ranks the actions of a rollout with ``top`` or ``late`` (its
     parameters ``params``), one move deep by the level's learned model (:data:`PRIOR`),
-    playing for ``pobjective``; None without either."""
-    return _prior(OBJECTIVES[int(params[R_POBJECTIVE])]) if _ranks(params) else None
+    playing for ``pobjective`` with ``exact=pexact``; None without either."""
+    if not _ranks(params):
+        return None
+    return _prior(OBJECTIVES[int(params[R_POBJECTIVE])], int(params[R_PEXACT]))
 
 
 def _by_base(params):
@@ -351,6 +354,8 @@ PLAYER = PlayerType(
                            "completions", minimum=0, maximum=2),
         "pobjective": Param("mean", "what the prior (top, late) ranks the actions by",
                             choices=OBJECTIVES),
+        "pexact": Param(1, "the prior's exact (as bexact: 2, the street chain on levels 18-20)",
+                        minimum=0, maximum=2),
         "late": Param(0, "roll out only when at most this many cells are empty; before, play "
                          "the prior's choice (as top=1); 0: at every decision", minimum=0,
                       maximum=36),  # the 6x6 grid's cells

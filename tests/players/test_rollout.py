@@ -129,8 +129,9 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
         _copy_state(S, T)
         T.rng[:] = S.rng  # its random stream too
         pobjective = player.param("pobjective")  # the learned player one move deep playing
-        prior = parse_player(PRIOR + ("" if pobjective == "mean" else f",objective={pobjective}"))
-        Xp = new_scratch(get_level(level), prior)  # for it, with a scratch of its own
+        prior = parse_player(PRIOR + ("" if pobjective == "mean" else f",objective={pobjective}")
+                             + f",exact={player.param('pexact')}")  # for it, its exact
+        Xp = new_scratch(get_level(level), prior)  # and a scratch of its own
         prior.action(p, geometry(get_level(level).size), T, Xp, cand.copy(), n_cand,
                      may_discard, prior.params)
         ranks = int(_objective(p, S, ["mean", "bronze", "silver", "gold"].index(pobjective)))
@@ -180,7 +181,8 @@ def _decide(level: int, S, cand, n_cand, may_discard, spec: str):
     (19, "rollout:n=12,top=5", 14),
     (18, "rollout:n=12,base=learned,bk=2,top=1", 6),
     (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3", 12),
-    (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3,pobjective=gold,late=22", 12),
+    (20, "rollout:n=12,base=learned,bexact=2,objective=gold,top=3,pobjective=gold,pexact=2,"
+         "late=22", 12),
     (16, "rollout:n=12,base=learned,bk=2,objective=gold,pobjective=gold,late=6", 16),
 ], ids=["level-14-expectimax", "level-19-expectimax", "level-20-expectimax-gold",
         "level-3-learned", "level-20-learned", "level-8-greedy", "level-10-random",
@@ -334,6 +336,7 @@ def test_top_ranks_with_the_learned_model_in_a_scratch_of_its_own():
     # it plays for pobjective; late brings it too (it plays the moves before the last cells)
     assert prior_player(parse_player("rollout:top=4,pobjective=gold").params).spec == \
         parse_player(PRIOR + ",objective=gold").spec
+    assert prior_player(parse_player("rollout:top=4,pexact=2").params).param("exact") == 2
     late = parse_player("rollout:late=12")
     assert prior_player(late.params).spec == PRIOR and late.loop_name == "rollout_greedy_top"
     assert prior_player(parse_player("rollout:pobjective=gold").params) is None
