@@ -140,14 +140,20 @@ def _search(level, grid_text, hand_text, discarded, discards_left, player, seed,
                  if "objective" in player.kind.params else 0)
     # a player whose prior picks the actions it searches (a rollout's top) leaves the others
     # unjudged: a count of 0 in column 4, values that are not estimates (ranked after the rest,
-    # in the prior's order: its values at the decision stay in its own scratch)
-    partial = player.kind.prior is not None and player.kind.prior(player.params) is not None
+    # in the prior's order: its values at the decision stay in its own scratch, and rank as a
+    # rollout's top ranks them, numberup.players.rollout._prior_key: its objective's column
+    # with the mean as a 1e-9 tie-break; where that column is 0, the mean)
+    prior = player.kind.prior(player.params) if player.kind.prior is not None else None
+    partial = prior is not None
     ranked = X.prior.X.values if partial else None
+    by = OBJECTIVES.index(prior.param("objective")) if partial else 0
     rows = []
     for a, s, c in actions:
         v = values[a] if player.kind.advises else np.zeros(5)
         judged = not partial or v[4] > 0
-        rank = (float(v[objective]), float(v[0])) if judged else (float(ranked[a, 0]), 0.0)
+        rank = ((float(v[objective]), float(v[0])) if judged
+                else (float(ranked[a, by]) + 1e-9 * float(ranked[a, 0]) if by else
+                      float(ranked[a, 0]), 0.0))
         chosen = bool(s == slot and c == cell)
         est = [float(x) if judged else None for x in v[:4]]
         rows.append({

@@ -71,13 +71,14 @@ class PlayerType:
     games out with another player (rollouts), a function ``params -> Player`` giving that base
     player, whose own scratch and parameters it carries in ``X.base``
     (:class:`numberup.players.scratch.Base`). ``prior``: for a player that has another rank its
-    actions first (a rollout's ``top``), a function ``params -> Player | None`` giving that
-    player, carried in ``X.prior`` likewise (None: no ranking); the actions it leaves out keep
-    a count (``X.values[a, 4]``) of 0, and advice lists them as unjudged, in the order of the
-    prior's values at the decision (``X.prior.X.values``, column 0). ``resolve``: for a
-    player that stands for another one per level (``best``), a function ``(params, level
-    number) -> spec`` naming it; such a player has no kernel (``action`` None) and is played as
-    that spec (:func:`numberup.players.registry.at_level`). ``on_level``: for a player whose parameters
+    actions first (a rollout's ``top`` and ``late``), a function ``params -> Player | None``
+    giving that player, carried in ``X.prior`` likewise (None: no ranking); the actions it
+    leaves out keep a count (``X.values[a, 4]``) of 0, and advice lists them as unjudged, in
+    the order of the prior's values at the decision (``X.prior.X.values``), as the player
+    ranked them. ``resolve``: for a player that stands for another one per level
+    (``best``), a function ``(params, level number) -> spec`` naming it; such a player has no
+    kernel (``action`` None) and is played as that spec
+    (:func:`numberup.players.registry.at_level`). ``on_level``: for a player whose parameters
     play the same games with less code on some levels, a function ``(params, level number) ->
     params`` giving those parameters (the spec's text is kept): ``learned``'s depth 0 is
     depth 1 where it never looks ahead, whose kernel compiles in half the time.

@@ -251,5 +251,12 @@ def test_advise_lists_what_top_left_out_as_unjudged():
     left = {action_of(r) for r in rows[2:]}
     assert [action_of(r) for r in rows[2:]] == [a for a in prior if a in left]
     assert {action_of(r) for r in rows[:2]} == set(prior[:2])
+    # a prior playing for gold (pobjective) ranks, and advise orders, by its P(gold) with the
+    # mean as a 1e-9 tie-break (the rollout's rule)
+    rows = _advise(state, gone, player="rollout:n=12,top=2,pobjective=gold", seed=3)
+    gold = {action_of(r): r["p_gold"] + 1e-9 * r["mean"]
+            for r in _advise(state, gone, player="learned:depth=1,objective=gold", seed=3)}
+    keys = [gold[action_of(r)] for r in rows]
+    assert keys[2:] == sorted(keys[2:], reverse=True) and min(keys[:2]) >= max(keys[2:])
     # the same search without top judges every action
     assert all(r["mean"] is not None for r in _advise(state, gone, player="rollout:n=12", seed=3))
