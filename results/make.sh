@@ -196,10 +196,10 @@ for lv in 6 7 8 9 10; do
 done
 
 # 8. hindsight: the best game found with the deck order known, on the first 500 decks of
-#    every level (88 minutes on two threads beside other runs on 2026-12-08, so about 3 hours here on one), each deal
-#    warm-started by best's own game on it (the search alone is kept apart), beside the
-#    players on the same decks, best's own games and the strongest measured setting of each
-#    level (results/best.csv)
+#    every level (86 minutes on two threads beside other runs on 2026-12-08, so about 3 hours
+#    here on one), each deal warm-started by best's own game on it (the search alone is kept
+#    apart), beside the players on the same decks, best's own games and the strongest measured
+#    setting of each level (results/best.csv)
 numberup hindsight --level all --games 500 --seed $SEED --jobs 1 --out $RUNS/hindsight \
     --no-progress --json > $RUNS/hindsight.json
 python - <<'PY'
