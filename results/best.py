@@ -60,7 +60,8 @@ RECHECK = Path("results/runs/recheck")
 # files that played the spec of another file on the decks after it (--first), per strongest.md
 CONTINUES = {"r10b": "r10", "r16b": "r16", "q19": "p19", "q16": "p16", "q10": "p10",
              "n6": "g6", "n8": "h8", "l10-fresh-b-2026-12-06": "l10-fresh-2026-12-06",
-             "p19-2026-12-07b": "p19-2026-12-07"}
+             "p19-2026-12-07b": "p19-2026-12-07",
+             "l16-bk16-fresh-b-2026-12-08": "l16-bk16-fresh-2026-12-07"}
 # results/runs/strongest/: a learned base there was version 3's model (see the module doc), and
 # bases16.json's base=learned was expectimax with the learned evaluation, a setting no spec
 # plays now: left out
