@@ -272,9 +272,11 @@ def _tenth(errors, games, first):
     return sq / cnt if cnt else float("nan")
 
 
-def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int,
+              spec: str = "learned") -> np.ndarray:
     """The results of games ``first .. first+n-1`` of ``seed`` played by the learned player with
-    ``weights`` (not the package's model): to judge a model before it is saved."""
+    ``weights`` (not the package's model): to judge a model before it is saved. ``spec``: the
+    learned player's setting (``learned:objective=gold``, ...)."""
     from ..runs.loop import game_loop, max_moves
     from ..players.registry import parse_player
     from ..players.scratch import new_scratch
@@ -282,7 +284,7 @@ def play_with(level: int, weights: np.ndarray, seed: int, first: int, n: int) ->
 
     lv = get_level(level)
     p = L.PARAMS[lv.number]
-    player = parse_player("learned")
+    player = parse_player(spec)
     X = new_scratch(lv, weights=weights)
     S, deck = _new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
     nl = int(p[L.P_NLINES])

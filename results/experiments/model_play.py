@@ -13,32 +13,11 @@ import sys
 
 import numpy as np
 
-from numberup.game import levels as L
-from numberup.game.grid import geometry
 from numberup.game.levels import get_level
-from numberup.game.state import new_state
 from numberup.learned.modelfile import read_model
-from numberup.players.registry import at_level, parse_player
-from numberup.players.scratch import new_scratch
-from numberup.runs.loop import game_loop, max_moves
+from numberup.training.train import play_with
 
 SEED = 7
-
-
-def play(level, spec, weights, first, n):
-    """Scores of games ``first .. first+n-1`` of ``SEED`` played by ``spec`` with ``weights``."""
-    lv = get_level(level)
-    p = L.PARAMS[lv.number]
-    player = at_level(parse_player(spec), level)
-    X = new_scratch(lv, weights=weights)
-    S, deck = new_state(lv.cells), np.zeros(lv.deck_size, np.int8)
-    nl = int(p[L.P_NLINES])
-    scores = np.zeros(n, np.int64)
-    game_loop(player)(p, geometry(lv.size), S, X, deck, player.params, np.uint64(SEED), first, 0,
-                      n, np.zeros(n, np.uint64), scores, np.zeros((n, nl), np.int16),
-                      np.zeros((n, lv.deck_size), np.int8),
-                      np.zeros((n, max_moves(lv), 2), np.int8))
-    return scores
 
 
 def main(argv):
@@ -53,7 +32,7 @@ def main(argv):
     for spec in ("learned:objective=gold", "learned"):
         first_scores = None
         for name, weights, s, games in models:
-            scores = play(level, spec, weights, first, n)
+            scores = play_with(level, weights, SEED, first, n, spec)
             gold = (scores >= gold_at).astype(float)
             line = (f"level {level} {spec:24s} {name} ({games:,} games, scale {s:.2f}): "
                     f"mean {scores.mean():.2f} P(gold) {100 * gold.mean():.1f}%")
